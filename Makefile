@@ -1,0 +1,39 @@
+# hatsuden-rules: every command a user or CI needs. Works on a fresh machine with python3 and make.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck pytest examples bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP) ## Play one seeded game between two simple players, turn by turn.
+	$(PY) examples/demo.py
+
+test: lint typecheck pytest examples ## Every check CI runs.
+
+lint: $(STAMP)
+	$(PY) -m ruff check src tests property_tests examples benchmarks
+	$(PY) -m ruff format --check src tests property_tests examples benchmarks
+
+typecheck: $(STAMP)
+	$(PY) -m mypy src tests property_tests examples benchmarks
+
+pytest: $(STAMP)
+	$(PY) -m pytest tests property_tests
+
+examples: $(STAMP)
+	@set -e; for script in examples/*.py; do \
+		echo "== $$script"; $(PY) $$script > /dev/null; \
+	done
+
+bench: $(STAMP) ## Random-play throughput of the engine (games/s, plies/s, per-call costs).
+	$(PY) benchmarks/bench.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist

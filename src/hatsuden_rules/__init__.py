@@ -1,0 +1,107 @@
+"""hatsuden-rules: the rules of HATSUDEN (itten, 2017) as an immutable, fully typed library.
+
+The core is four pure functions over frozen values: `new_game`, `legal_moves`, `apply` and
+`score`. RULES.md is the specification; code and tests cite its rule numbers (R1-R35).
+
+Example:
+    >>> import random
+    >>> from hatsuden_rules import new_game, legal_moves, apply, score
+    >>> state, rng = new_game(seed=2026), random.Random(0)
+    >>> while not state.is_over:
+    ...     state = apply(state, rng.choice(legal_moves(state)))
+    >>> score(state).winner in (0, 1)
+    True
+"""
+
+from ._apply import apply, new_game
+from ._cards import Card, Cell, Energy, Tech
+from ._errors import (
+    HatsudenError,
+    IllegalMoveError,
+    InvalidInputError,
+    InvalidMoveError,
+    InvalidRulesError,
+    PhaseError,
+)
+from ._legal import chance_outcomes, is_legal, legal_moves
+from ._moves import (
+    BuildPylon,
+    Construct,
+    Deal,
+    DealTech,
+    DeclineTech,
+    Discard,
+    Downsize,
+    DrawFromDeck,
+    DrawFromDiscard,
+    DrawTech,
+    EndTurn,
+    Flip,
+    Improve,
+    Move,
+    Pass,
+    PlaceAccumulator,
+    PlaceSmart,
+    move_sort_key,
+)
+from ._render import render, render_card
+from ._rng import SplitMix64, sample
+from ._rules import RULES_VERSION, STANDARD, Rules, Tiebreak
+from ._scoring import Decision, PlayerScore, Score, score
+from ._state import Chance, EndReason, GameState, Phase, Stack
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "RULES_VERSION",
+    "STANDARD",
+    "BuildPylon",
+    "Card",
+    "Cell",
+    "Chance",
+    "Construct",
+    "Deal",
+    "DealTech",
+    "Decision",
+    "DeclineTech",
+    "Discard",
+    "Downsize",
+    "DrawFromDeck",
+    "DrawFromDiscard",
+    "DrawTech",
+    "EndReason",
+    "EndTurn",
+    "Energy",
+    "Flip",
+    "GameState",
+    "HatsudenError",
+    "IllegalMoveError",
+    "Improve",
+    "InvalidInputError",
+    "InvalidMoveError",
+    "InvalidRulesError",
+    "Move",
+    "Pass",
+    "Phase",
+    "PhaseError",
+    "PlaceAccumulator",
+    "PlaceSmart",
+    "PlayerScore",
+    "Rules",
+    "Score",
+    "SplitMix64",
+    "Stack",
+    "Tech",
+    "Tiebreak",
+    "__version__",
+    "apply",
+    "chance_outcomes",
+    "is_legal",
+    "legal_moves",
+    "move_sort_key",
+    "new_game",
+    "render",
+    "render_card",
+    "sample",
+    "score",
+]

@@ -1,0 +1,777 @@
+"""Transitions: `new_game` and `apply` (R5-R26). Pure functions from values to new values.
+
+Every check happens before anything is built, so a rejected move leaves nothing behind; the
+input state is frozen in any case. Each rejection names the rule that forbids the move.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
+
+from ._cards import Card, Cell, Energy, Tech
+from ._errors import IllegalMoveError, InvalidInputError, InvalidMoveError
+from ._moves import (
+    BuildPylon,
+    Construct,
+    Deal,
+    DealTech,
+    DeclineTech,
+    Discard,
+    Downsize,
+    DrawFromDeck,
+    DrawFromDiscard,
+    DrawTech,
+    EndTurn,
+    Flip,
+    Improve,
+    Move,
+    Pass,
+    PlaceAccumulator,
+    PlaceSmart,
+)
+from ._rng import splitmix64
+from ._rules import STANDARD, Rules
+from ._state import (
+    DOWNSIZED,
+    FACE_DOWN,
+    FLIPPED,
+    SECRET,
+    Chance,
+    EndReason,
+    GameState,
+    Phase,
+    takeable_discards,
+)
+
+__all__ = ["apply", "new_game"]
+
+_T = TypeVar("_T")
+_MASK = (1 << 64) - 1
+_CHANCE, _ACTION, _TECH, _OVERFLOW, _DRAW, _OVER = (
+    Phase.CHANCE,
+    Phase.ACTION,
+    Phase.TECH,
+    Phase.OVERFLOW,
+    Phase.DRAW,
+    Phase.GAME_OVER,
+)
+_FREE_PHASES = frozenset({_ACTION, _OVERFLOW, _DRAW})  # R18
+
+
+def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
+    """The state before the deal (R5-R8).
+
+    Args:
+        seed: None for explicit chance mode: the game starts in CHANCE and the caller applies
+            `Deal` outcomes. An int for seeded mode: every chance event is resolved at once by the
+            portable SplitMix64 sampler (any int, taken mod 2**64).
+        rules: The rule set; the printed game by default.
+
+    Example:
+        >>> state = new_game(seed=42)
+        >>> state.phase, state.current_player, state.deck_size
+        (<Phase.ACTION: 'action'>, 0, 30)
+        >>> state.hand_size(0), state.hand_size(1)
+        (5, 5)
+        >>> new_game().phase
+        <Phase.CHANCE: 'chance'>
+    """
+    if type(rules) is not Rules:
+        raise InvalidInputError("rules", f"expected Rules, got {type(rules).__name__}")
+    if seed is not None and type(seed) is not int:
+        raise InvalidInputError("seed", f"must be an int or None, got {seed!r}")
+    t = rules._tables
+    empty_board = ((),) * len(t.cells)
+    state = GameState(
+        rules,
+        _CHANCE,
+        0,
+        ((), ()),
+        t.full_deck,
+        (),
+        (empty_board, empty_board),
+        t.techs,
+        (frozenset(), frozenset()),
+        None,
+        None,
+        None,
+        None,
+        Chance.SETUP,
+        0,
+        None,
+        None,
+        None,
+    )
+    if seed is None:
+        return state
+    rng = seed & _MASK
+    deck = t.full_deck
+    hands: list[tuple[int, ...]] = [(), ()]
+    for player in (0, 1):  # R7, R8: one next() per Deal, player 0's hand first
+        for _ in range(rules.hand_size):
+            rng, value = splitmix64(rng)
+            r = value % len(deck)
+            hands[player] = _insert(hands[player], deck[r])
+            deck = deck[:r] + deck[r + 1 :]
+    return GameState(
+        rules,
+        _ACTION,
+        0,
+        (hands[0], hands[1]),
+        deck,
+        (),
+        state._boards,
+        t.techs,
+        state._tech_hands,
+        None,
+        None,
+        None,
+        None,
+        None,
+        0,
+        None,
+        None,
+        rng,
+    )
+
+
+def apply(state: GameState, move: Move) -> GameState:
+    """The state after `move` (R9-R26). The input state is never changed.
+
+    In seeded mode a chance event that the move causes (the card drawn, the tech card drawn) is
+    resolved at once, so the result is never in CHANCE.
+
+    Raises:
+        IllegalMoveError: The move is well formed but not allowed now; the message names the rule.
+        InvalidMoveError: `move` is not a move.
+
+    Example:
+        >>> from hatsuden_rules import Discard, Phase, legal_moves
+        >>> state = new_game(seed=7)
+        >>> card = state.hand(0)[0]
+        >>> after = apply(state, Discard(card))
+        >>> after.phase, after.discards == (card,), state.discards
+        (<Phase.DRAW: 'draw'>, True, ())
+    """
+    if type(state) is not GameState:
+        raise InvalidInputError("state", f"expected a GameState, got {type(state).__name__}")
+    handler = _HANDLERS.get(type(move))
+    if handler is None:
+        raise InvalidMoveError("move", f"expected a move, got {type(move).__name__} {move!r}")
+    if state.phase is _OVER:
+        _illegal(state, move, "R26", "the game is over: no move is legal")
+    return handler(state, move)
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def _illegal(state: GameState, move: Move, rule: str, reason: str) -> NoReturn:
+    raise IllegalMoveError(state, move, rule, reason)
+
+
+def _wrong_phase(state: GameState, move: Move, phase: Phase) -> NoReturn:
+    _illegal(
+        state,
+        move,
+        "R9",
+        f"{type(move).__name__} is a {phase.name} move, but the phase is {state.phase.name}",
+    )
+
+
+def _card_index(state: GameState, move: Move, card: Card) -> int:
+    index = state.rules._tables.card_index.get(card)
+    if index is None:
+        _illegal(state, move, "R2", f"{card} is not a card in play under these rules")
+    return index
+
+
+def _cell_index(state: GameState, move: Move, cell: Cell) -> int:
+    index = state.rules._tables.cell_index.get(cell)
+    if index is None:
+        _illegal(state, move, "R1", f"{cell} is in a column of an energy not in play")
+    return index
+
+
+def _card_and_cell(
+    state: GameState, move: Construct | Improve | Downsize | BuildPylon
+) -> tuple[int, int]:
+    t = state.rules._tables
+    i = t.card_index.get(move.card)
+    c = t.cell_index.get(move.cell)
+    if i is None or c is None:
+        return _card_index(state, move, move.card), _cell_index(state, move, move.cell)
+    return i, c
+
+
+def _take_from_hand(state: GameState, move: Move, card: int, rule: str) -> tuple[int, ...]:
+    hand = state._hands[state.current_player]
+    try:
+        k = hand.index(card)
+    except ValueError:
+        _illegal(state, move, rule, f"{state.rules.cards[card]} is not in the hand")
+    return hand[:k] + hand[k + 1 :]
+
+
+def _insert(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    k = bisect_right(cards, card)
+    return (*cards[:k], card, *cards[k:])
+
+
+def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    k = cards.index(card)
+    return cards[:k] + cards[k + 1 :]
+
+
+def _pair(pair: tuple[_T, _T], player: int, value: _T) -> tuple[_T, _T]:
+    return (value, pair[1]) if player == 0 else (pair[0], value)
+
+
+def _put(
+    board: tuple[tuple[int, ...], ...], cell: int, raw: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    return (*board[:cell], raw, *board[cell + 1 :])
+
+
+def _settle(
+    state: GameState,
+    board: tuple[tuple[int, ...], ...],
+    played: int,
+    accumulator: tuple[int, int] | None,
+) -> Phase:
+    """OVERFLOW while the played row of `board` exceeds its tolerance, else DRAW (R19, R21)."""
+    t = state.rules._tables
+    width = len(t.energies)
+    start = played - played % width
+    value = t.card_value
+    supply = 0
+    for raw in board[start : start + width]:
+        if raw and not raw[0] & FACE_DOWN:
+            supply += value[raw[-1]]
+    if accumulator == (state.current_player, start // width):
+        return _OVERFLOW if supply > t.accumulator_tolerance else _DRAW
+    return _OVERFLOW if supply > t.tolerance else _DRAW
+
+
+def _placed(
+    state: GameState,
+    hand: tuple[int, ...],
+    cell: int,
+    raw: tuple[int, ...],
+    tech_hands: tuple[frozenset[Tech], frozenset[Tech]],
+    next_phase: Phase | None,
+) -> GameState:
+    """The state after an ACTION put a card on `cell` (R9).
+
+    `next_phase` is TECH when the tech draw is triggered (R17), DRAW when the move cannot raise
+    the row (a pylon or a Downsize, R21), and None to run the overflow check.
+    """
+    player = state.current_player
+    boards = state._boards
+    board = boards[player]
+    board = (*board[:cell], raw, *board[cell + 1 :])
+    if next_phase is _TECH and not state._tech_deck:  # R17: no tech card left to draw
+        next_phase = None
+    if next_phase is None:
+        next_phase = _settle(state, board, cell, state._accumulator)  # R21
+    return GameState(
+        state.rules,
+        next_phase,
+        player,
+        (hand, state._hands[1]) if player == 0 else (state._hands[0], hand),
+        state._deck,
+        state._discards,
+        (board, boards[1]) if player == 0 else (boards[0], board),
+        state._tech_deck,
+        tech_hands,
+        state._accumulator,
+        state._smart,
+        cell,
+        None,
+        None,
+        state._stall,
+        state._end_trigger,
+        None,
+        state._rng,
+    )
+
+
+def _with_phase(state: GameState, phase: Phase, chance: Chance | None = None) -> GameState:
+    return GameState(
+        state.rules,
+        phase,
+        state.current_player,
+        state._hands,
+        state._deck,
+        state._discards,
+        state._boards,
+        state._tech_deck,
+        state._tech_hands,
+        state._accumulator,
+        state._smart,
+        state._played,
+        state._discarded,
+        chance,
+        state._stall,
+        state._end_trigger,
+        None,
+        state._rng,
+    )
+
+
+def _end_turn(
+    state: GameState,
+    hand: tuple[int, ...],
+    deck: tuple[int, ...],
+    discards: tuple[int, ...],
+    rng: int | None,
+) -> GameState:
+    """End the turn (R23): stall counter, end trigger or game over, change of player."""
+    player = state.current_player
+    stall = 0 if state._played is not None else state._stall + 1  # R23, R25
+    trigger = state._end_trigger
+    reason = None
+    if trigger is not None:  # R24: the last turn has been played
+        reason = EndReason.FINAL_TURN
+    elif all(state._boards[player]):  # R24: a full grid triggers the end
+        trigger = player
+    limit = state.rules.stall_limit
+    if reason is None and limit is not None and stall >= limit:  # R25
+        reason = EndReason.STALL
+    return GameState(
+        state.rules,
+        _ACTION if reason is None else _OVER,
+        1 - player,
+        (hand, state._hands[1]) if player == 0 else (state._hands[0], hand),
+        deck,
+        discards,
+        state._boards,
+        state._tech_deck,
+        state._tech_hands,
+        state._accumulator,
+        state._smart,
+        None,
+        None,
+        None,
+        stall,
+        trigger,
+        reason,
+        rng,
+    )
+
+
+def _receive_tech(state: GameState, tech: Tech, rng: int | None) -> GameState:
+    """The tech card reaches the tech hand; then the overflow check (R17, R21)."""
+    player = state.current_player
+    played = state._played
+    assert played is not None  # TECH always follows a card played this turn
+    return GameState(
+        state.rules,
+        _settle(state, state._boards[player], played, state._accumulator),
+        player,
+        state._hands,
+        state._deck,
+        state._discards,
+        state._boards,
+        tuple(x for x in state._tech_deck if x is not tech),
+        _pair(state._tech_hands, player, state._tech_hands[player] | {tech}),
+        state._accumulator,
+        state._smart,
+        played,
+        None,
+        None,
+        state._stall,
+        state._end_trigger,
+        None,
+        rng,
+    )
+
+
+def _place_tech(
+    state: GameState,
+    move: Move,
+    tech: Tech,
+    accumulator: tuple[int, int] | None,
+    smart: Energy | None,
+) -> GameState:
+    """A free placement (R18): the tech card leaves the tech hand for the table."""
+    phase = state.phase
+    if phase not in _FREE_PHASES:
+        _illegal(
+            state,
+            move,
+            "R18",
+            f"tech cards are placed in ACTION, OVERFLOW or DRAW, not {phase.name}",
+        )
+    player = state.current_player
+    held = state._tech_hands[player]
+    if tech not in held:
+        _illegal(state, move, "R18", f"{tech.name} is not in the tech hand")
+    if phase is _OVERFLOW:  # R19, R21: the Accumulator may absorb the overflow
+        assert state._played is not None
+        phase = _settle(state, state._boards[player], state._played, accumulator)
+    return GameState(
+        state.rules,
+        phase,
+        player,
+        state._hands,
+        state._deck,
+        state._discards,
+        state._boards,
+        state._tech_deck,
+        _pair(state._tech_hands, player, held - {tech}),
+        accumulator,
+        smart,
+        state._played,
+        state._discarded,
+        None,
+        state._stall,
+        state._end_trigger,
+        None,
+        state._rng,
+    )
+
+
+def _plant_at(state: GameState, move: Move, cell: int, rule: str, verb: str) -> tuple[int, ...]:
+    raw = state._boards[state.current_player][cell]
+    if not raw:
+        _illegal(state, move, rule, f"{verb} needs a plant, and {state.rules.cells[cell]} is empty")
+    if raw[0] & FACE_DOWN:
+        _illegal(state, move, rule, f"{verb} needs a plant; a pylon can never be built on (R14)")
+    return raw
+
+
+def _same_energy(state: GameState, move: Move, card: int, cell: int, rule: str) -> None:
+    t = state.rules._tables
+    if t.card_col[card] != cell % len(t.energies):
+        _illegal(
+            state,
+            move,
+            rule,
+            f"a {t.cards[card].energy.name} card goes only in the "
+            f"{t.cells[cell].energy.name} column's own energy",
+        )
+
+
+# -- ACTION (R10-R16) -----------------------------------------------------------------------------
+
+
+def _construct(state: GameState, move: Construct) -> GameState:
+    if state.phase is not _ACTION:
+        _wrong_phase(state, move, _ACTION)
+    i, c = _card_and_cell(state, move)
+    t = state.rules._tables
+    hand = _take_from_hand(state, move, i, "R10")
+    if t.card_col[i] != c % len(t.energies):
+        _illegal(
+            state,
+            move,
+            "R10",
+            f"a {move.card.energy.name} card is built only in the {move.card.energy.name} column, "
+            f"not in {move.cell.energy.name}",
+        )
+    player = state.current_player
+    if state._boards[player][c]:
+        _illegal(state, move, "R10", f"{move.cell} is occupied: Construct needs an empty cell")
+    tech_hands = state._tech_hands
+    if move.secret:
+        held = tech_hands[player]
+        if Tech.SECRET_BUILD not in held:
+            _illegal(state, move, "R11", "a secret Construct needs Secret Build in the tech hand")
+        tech_hands = _pair(tech_hands, player, held - {Tech.SECRET_BUILD})
+        return _placed(state, hand, c, (SECRET, i), tech_hands, _TECH)  # R17 (b)
+    top = t.card_value[i] == state.rules.max_value
+    return _placed(state, hand, c, (0, i), tech_hands, _TECH if top else None)  # R17 (a)
+
+
+def _improve(state: GameState, move: Improve) -> GameState:
+    if state.phase is not _ACTION:
+        _wrong_phase(state, move, _ACTION)
+    i, c = _card_and_cell(state, move)
+    hand = _take_from_hand(state, move, i, "R12")
+    raw = _plant_at(state, move, c, "R12", "Improve")
+    _same_energy(state, move, i, c, "R12")
+    value = state.rules._tables.card_value
+    if value[i] <= value[raw[-1]]:
+        _illegal(
+            state,
+            move,
+            "R12",
+            f"Improve needs a strictly higher value than the top card "
+            f"({value[i]} on {value[raw[-1]]})",
+        )
+    top = value[i] == state.rules.max_value
+    return _placed(state, hand, c, (*raw, i), state._tech_hands, _TECH if top else None)
+
+
+def _downsize(state: GameState, move: Downsize) -> GameState:
+    if state.phase is not _ACTION:
+        _wrong_phase(state, move, _ACTION)
+    i, c = _card_and_cell(state, move)
+    player = state.current_player
+    held = state._tech_hands[player]
+    if Tech.DOWN not in held:
+        _illegal(state, move, "R13", "Downsize needs Down in the tech hand")
+    hand = _take_from_hand(state, move, i, "R13")
+    raw = _plant_at(state, move, c, "R13", "Downsize")
+    _same_energy(state, move, i, c, "R13")
+    value = state.rules._tables.card_value
+    if value[i] >= value[raw[-1]]:
+        _illegal(
+            state,
+            move,
+            "R13",
+            f"Downsize needs a strictly lower value than the top card "
+            f"({value[i]} on {value[raw[-1]]})",
+        )
+    tech_hands = _pair(state._tech_hands, player, held - {Tech.DOWN})
+    # R21: a lower top never raises the row, so no overflow check.
+    return _placed(state, hand, c, (raw[0] | DOWNSIZED, *raw[1:], i), tech_hands, _DRAW)
+
+
+def _build_pylon(state: GameState, move: BuildPylon) -> GameState:
+    if state.phase is not _ACTION:
+        _wrong_phase(state, move, _ACTION)
+    i, c = _card_and_cell(state, move)
+    hand = _take_from_hand(state, move, i, "R14")
+    if state._boards[state.current_player][c]:
+        _illegal(state, move, "R14", f"{move.cell} is occupied: a pylon needs an empty cell")
+    # R21: a pylon is worth 0 and never raises the row.
+    return _placed(state, hand, c, (FACE_DOWN, i), state._tech_hands, _DRAW)
+
+
+def _discard(state: GameState, move: Discard) -> GameState:
+    if state.phase is not _ACTION:
+        _wrong_phase(state, move, _ACTION)
+    i = _card_index(state, move, move.card)
+    hand = _take_from_hand(state, move, i, "R15")
+    player = state.current_player
+    return GameState(
+        state.rules,
+        _DRAW,
+        player,
+        _pair(state._hands, player, hand),
+        state._deck,
+        _insert(state._discards, i),
+        state._boards,
+        state._tech_deck,
+        state._tech_hands,
+        state._accumulator,
+        state._smart,
+        None,
+        i,
+        None,
+        state._stall,
+        state._end_trigger,
+        None,
+        state._rng,
+    )
+
+
+def _pass(state: GameState, move: Pass) -> GameState:
+    if state.phase is not _ACTION:
+        _wrong_phase(state, move, _ACTION)
+    if state._hands[state.current_player]:
+        _illegal(state, move, "R16", "Pass is legal only with an empty hand")
+    return _with_phase(state, _DRAW)
+
+
+# -- TECH (R17) -----------------------------------------------------------------------------------
+
+
+def _draw_tech(state: GameState, move: DrawTech) -> GameState:
+    if state.phase is not _TECH:
+        _wrong_phase(state, move, _TECH)
+    played = state._played
+    assert played is not None  # TECH always follows a card played this turn
+    raw = state._boards[state.current_player][played]
+    if state.rules._tables.card_value[raw[-1]] != state.rules.max_value:
+        _illegal(
+            state,
+            move,
+            "R17",
+            f"a tech card is drawn only for a {state.rules.max_value}; "
+            "after this secret Construct the only choice is DeclineTech",
+        )
+    rng = state._rng
+    if rng is None:
+        return _with_phase(state, _CHANCE, Chance.TECH)
+    rng, value = splitmix64(rng)  # R8, R33: one next() per chance event
+    deck = state._tech_deck
+    return _receive_tech(state, deck[value % len(deck)], rng)
+
+
+def _decline_tech(state: GameState, move: DeclineTech) -> GameState:
+    if state.phase is not _TECH:
+        _wrong_phase(state, move, _TECH)
+    played = state._played
+    assert played is not None  # TECH always follows a card played this turn
+    phase = _settle(state, state._boards[state.current_player], played, state._accumulator)
+    return _with_phase(state, phase)
+
+
+def _deal_tech(state: GameState, move: DealTech) -> GameState:
+    if state._chance is not Chance.TECH:
+        _illegal(state, move, "R6", "no tech card is being drawn now")
+    if move.tech not in state._tech_deck:
+        _illegal(state, move, "R17", f"{move.tech.name} is not in the tech deck")
+    return _receive_tech(state, move.tech, None)
+
+
+# -- OVERFLOW (R21) and free placements (R18) -----------------------------------------------------
+
+
+def _flip(state: GameState, move: Flip) -> GameState:
+    if state.phase is not _OVERFLOW:
+        _wrong_phase(state, move, _OVERFLOW)
+    c = _cell_index(state, move, move.cell)
+    played = state._played
+    assert played is not None  # OVERFLOW always follows a card played this turn
+    width = len(state.rules._tables.energies)
+    if c // width != played // width:
+        _illegal(state, move, "R21", f"only a plant in the overflowing row {played // width} flips")
+    if c == played:
+        _illegal(state, move, "R21", "the plant just played can never be the one flipped")
+    player = state.current_player
+    raw = _plant_at(state, move, c, "R21", "Flip")
+    board = _put(state._boards[player], c, (raw[0] | FACE_DOWN | FLIPPED, *raw[1:]))
+    return GameState(
+        state.rules,
+        _settle(state, board, played, state._accumulator),  # R21: flip until within tolerance
+        player,
+        state._hands,
+        state._deck,
+        state._discards,
+        _pair(state._boards, player, board),
+        state._tech_deck,
+        state._tech_hands,
+        state._accumulator,
+        state._smart,
+        played,
+        None,
+        None,
+        state._stall,
+        state._end_trigger,
+        None,
+        state._rng,
+    )
+
+
+def _place_accumulator(state: GameState, move: PlaceAccumulator) -> GameState:
+    accumulator = (state.current_player, move.row)
+    return _place_tech(state, move, Tech.ACCUMULATOR, accumulator, state._smart)
+
+
+def _place_smart(state: GameState, move: PlaceSmart) -> GameState:
+    if move.energy not in state.rules._tables.energy_index:
+        _illegal(state, move, "R1", f"{move.energy.name} is not in play under these rules")
+    return _place_tech(state, move, Tech.SMART, state._accumulator, move.energy)
+
+
+# -- DRAW (R22) and chance (R6-R8) ----------------------------------------------------------------
+
+
+def _draw_from_deck(state: GameState, move: DrawFromDeck) -> GameState:
+    if state.phase is not _DRAW:
+        _wrong_phase(state, move, _DRAW)
+    deck = state._deck
+    if not deck:
+        _illegal(state, move, "R22", "the deck is empty (there is no reshuffle)")
+    rng = state._rng
+    if rng is None:
+        return _with_phase(state, _CHANCE, Chance.DRAW)
+    rng, value = splitmix64(rng)  # R8, R33: the sorted deck lists outcomes by cumulative weight
+    r = value % len(deck)
+    hand = _insert(state._hands[state.current_player], deck[r])
+    return _end_turn(state, hand, deck[:r] + deck[r + 1 :], state._discards, rng)
+
+
+def _draw_from_discard(state: GameState, move: DrawFromDiscard) -> GameState:
+    if state.phase is not _DRAW:
+        _wrong_phase(state, move, _DRAW)
+    i = _card_index(state, move, move.card)
+    discards = state._discards
+    if i not in discards:
+        _illegal(state, move, "R22", f"{move.card} is not in the discards")
+    if not state.rules.allow_retake_discard and state._discarded == i and discards.count(i) == 1:
+        _illegal(
+            state,
+            move,
+            "R22",
+            "the card discarded this turn cannot be taken back (allow_retake_discard=False)",
+        )
+    hand = _insert(state._hands[state.current_player], i)
+    return _end_turn(state, hand, state._deck, _remove(discards, i), state._rng)
+
+
+def _end_turn_move(state: GameState, move: EndTurn) -> GameState:
+    if state.phase is not _DRAW:
+        _wrong_phase(state, move, _DRAW)
+    if state._deck or takeable_discards(state):
+        _illegal(state, move, "R22", "EndTurn only when no card can be drawn; draw one")
+    return _end_turn(
+        state, state._hands[state.current_player], state._deck, state._discards, state._rng
+    )
+
+
+def _deal(state: GameState, move: Deal) -> GameState:
+    chance = state._chance
+    if chance is None or chance is Chance.TECH:
+        _illegal(state, move, "R6", "no plant card is being dealt now")
+    i = _card_index(state, move, move.card)
+    if i not in state._deck:
+        _illegal(state, move, "R6", f"no {move.card} is left in the deck")
+    deck = _remove(state._deck, i)
+    player = state.current_player
+    hand = _insert(state._hands[player], i)
+    if chance is Chance.DRAW:
+        return _end_turn(state, hand, deck, state._discards, None)
+    size = state.rules.hand_size
+    if len(hand) < size:  # R7: the receiver's hand is not complete yet
+        phase, receiver, pending = _CHANCE, player, Chance.SETUP
+    elif player == 0:
+        phase, receiver, pending = _CHANCE, 1, Chance.SETUP
+    else:
+        phase, receiver, pending = _ACTION, 0, None
+    return GameState(
+        state.rules,
+        phase,
+        receiver,
+        _pair(state._hands, player, hand),
+        deck,
+        state._discards,
+        state._boards,
+        state._tech_deck,
+        state._tech_hands,
+        state._accumulator,
+        state._smart,
+        None,
+        None,
+        pending,
+        state._stall,
+        state._end_trigger,
+        None,
+        state._rng,
+    )
+
+
+_HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
+    Construct: _construct,
+    Improve: _improve,
+    Downsize: _downsize,
+    BuildPylon: _build_pylon,
+    Discard: _discard,
+    Pass: _pass,
+    DrawTech: _draw_tech,
+    DeclineTech: _decline_tech,
+    DealTech: _deal_tech,
+    Flip: _flip,
+    PlaceAccumulator: _place_accumulator,
+    PlaceSmart: _place_smart,
+    DrawFromDeck: _draw_from_deck,
+    DrawFromDiscard: _draw_from_discard,
+    EndTurn: _end_turn_move,
+    Deal: _deal,
+}

@@ -1,0 +1,216 @@
+"""Legal moves (R9-R22) and chance outcomes (R6), in canonical order (R34).
+
+Moves come from the prebuilt tables of the `Rules`, so listing them builds no new move values.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from operator import itemgetter
+
+from ._cards import Tech
+from ._errors import InvalidInputError, PhaseError
+from ._moves import Move
+from ._state import FACE_DOWN, Chance, GameState, Phase, takeable_discards
+
+__all__ = ["chance_outcomes", "is_legal", "legal_moves"]
+
+_ACCUMULATOR = Tech.ACCUMULATOR
+_SECRET_BUILD = Tech.SECRET_BUILD
+_SMART = Tech.SMART
+_DOWN = Tech.DOWN
+
+
+def legal_moves(state: GameState) -> tuple[Move, ...]:
+    """Every move allowed now, without duplicates, in canonical order (R34).
+
+    In CHANCE these are the distinct chance outcomes; at GAME_OVER there are none.
+
+    Example:
+        >>> from hatsuden_rules import new_game, Phase
+        >>> state = new_game(seed=1)
+        >>> state.phase, len(legal_moves(state)) > 0
+        (<Phase.ACTION: 'action'>, True)
+    """
+    if type(state) is not GameState:
+        raise InvalidInputError("state", f"expected a GameState, got {type(state).__name__}")
+    phase = state.phase
+    if phase is Phase.ACTION:
+        return _action_moves(state)
+    if phase is Phase.DRAW:
+        return _draw_moves(state)
+    if phase is Phase.CHANCE:
+        return tuple(move for move, _ in _chance_weights(state))
+    if phase is Phase.TECH:
+        return _tech_moves(state)
+    if phase is Phase.OVERFLOW:
+        return _overflow_moves(state)
+    return ()
+
+
+def is_legal(state: GameState, move: Move) -> bool:
+    """Whether `move` is among `legal_moves(state)`.
+
+    Example:
+        >>> from hatsuden_rules import new_game, Pass
+        >>> is_legal(new_game(seed=1), Pass())  # R16: Pass needs an empty hand
+        False
+    """
+    return move in legal_moves(state)
+
+
+def chance_outcomes(state: GameState) -> tuple[tuple[Move, Fraction], ...]:
+    """The chance outcomes of a CHANCE state with their exact probabilities, summing to 1 (R6).
+
+    Raises:
+        PhaseError: If the state is not in the CHANCE phase.
+
+    Example:
+        >>> from hatsuden_rules import new_game
+        >>> outcomes = chance_outcomes(new_game())
+        >>> len(outcomes), outcomes[0][1], sum(p for _, p in outcomes)
+        (20, Fraction(1, 20), Fraction(1, 1))
+    """
+    if type(state) is not GameState:
+        raise InvalidInputError("state", f"expected a GameState, got {type(state).__name__}")
+    if state.phase is not Phase.CHANCE:
+        raise PhaseError(
+            f"R6: chance outcomes exist only in the CHANCE phase, not {state.phase.name}"
+        )
+    weighted = _chance_weights(state)
+    total = sum(weight for _, weight in weighted)
+    return tuple((move, Fraction(weight, total)) for move, weight in weighted)
+
+
+def _chance_weights(state: GameState) -> list[tuple[Move, int]]:
+    """Distinct outcomes with integer weights (counts left), in canonical order (R6, R33)."""
+    t = state.rules._tables
+    if state._chance is Chance.TECH:
+        deal_tech = t.deal_tech
+        return [(deal_tech[tech], 1) for tech in state._tech_deck]
+    deal = t.deal
+    weighted: list[tuple[Move, int]] = []
+    previous = -1
+    for i in state._deck:  # sorted, so equal cards are adjacent
+        if i == previous:
+            move, weight = weighted[-1]
+            weighted[-1] = (move, weight + 1)
+        else:
+            weighted.append((deal[i], 1))
+            previous = i
+    return weighted
+
+
+def _free_placements(state: GameState, out: list[Move]) -> tuple[Move, ...]:
+    """Append the free placements of the held Accumulator and Smart (R18)."""
+    techs = state._tech_hands[state.current_player]
+    if techs:
+        t = state.rules._tables
+        if _ACCUMULATOR in techs:
+            out.extend(t.place_accumulator)
+        if _SMART in techs:
+            out.extend(t.place_smart)
+    return tuple(out)
+
+
+def _action_moves(state: GameState) -> tuple[Move, ...]:
+    t = state.rules._tables
+    player = state.current_player
+    hand = state._hands[player]
+    board = state._boards[player]
+    techs = state._tech_hands[player]
+    width = len(t.energies)
+    value = t.card_value
+    col = t.card_col
+    distinct = tuple(dict.fromkeys(hand))  # hand is sorted: canonical order (R34)
+    out: list[Move] = []
+
+    secret = _SECRET_BUILD in techs
+    for i in distinct:  # R10, R11
+        c = col[i]
+        if not board[c]:
+            out.append(t.construct[i][0])
+            if secret:
+                out.append(t.construct_secret[i][0])
+        if not board[width + c]:
+            out.append(t.construct[i][1])
+            if secret:
+                out.append(t.construct_secret[i][1])
+
+    for i in distinct:  # R12
+        c = col[i]
+        v = value[i]
+        raw = board[c]
+        if raw and not raw[0] & FACE_DOWN and value[raw[-1]] < v:
+            out.append(t.improve[i][0])
+        raw = board[width + c]
+        if raw and not raw[0] & FACE_DOWN and value[raw[-1]] < v:
+            out.append(t.improve[i][1])
+
+    if _DOWN in techs:  # R13
+        for i in distinct:
+            c = col[i]
+            v = value[i]
+            raw = board[c]
+            if raw and not raw[0] & FACE_DOWN and value[raw[-1]] > v:
+                out.append(t.downsize[i][0])
+            raw = board[width + c]
+            if raw and not raw[0] & FACE_DOWN and value[raw[-1]] > v:
+                out.append(t.downsize[i][1])
+
+    empty = [c for c, raw in enumerate(board) if not raw]
+    if len(empty) > 1:  # R14; itemgetter picks the prebuilt moves for the empty cells at C speed
+        pick = itemgetter(*empty)
+        pylon = t.pylon
+        for i in distinct:
+            out.extend(pick(pylon[i]))
+    elif empty:
+        c = empty[0]
+        out.extend([t.pylon[i][c] for i in distinct])
+
+    discard = t.discard
+    out.extend([discard[i] for i in distinct])  # R15
+    if not hand:
+        out.append(t.pass_)  # R16
+    return _free_placements(state, out)
+
+
+def _tech_moves(state: GameState) -> tuple[Move, ...]:
+    t = state.rules._tables
+    played = state._played
+    assert played is not None  # TECH always follows a card played this turn (R17)
+    raw = state._boards[state.current_player][played]
+    if t.card_value[raw[-1]] == state.rules.max_value:  # R17: a secret non-4 may only decline
+        return (t.draw_tech, t.decline_tech)
+    return (t.decline_tech,)
+
+
+def _overflow_moves(state: GameState) -> tuple[Move, ...]:
+    t = state.rules._tables
+    width = len(t.energies)
+    played = state._played
+    assert played is not None  # OVERFLOW always follows a card played this turn (R21)
+    board = state._boards[state.current_player]
+    start = played - played % width
+    flip = t.flip
+    out: list[Move] = [
+        flip[c]
+        for c in range(start, start + width)
+        if c != played and board[c] and not board[c][0] & FACE_DOWN
+    ]
+    return _free_placements(state, out)
+
+
+def _draw_moves(state: GameState) -> tuple[Move, ...]:
+    t = state.rules._tables
+    if not state._discards and not state._tech_hands[state.current_player]:
+        return t.draw_only if state._deck else t.end_only  # the common case, prebuilt
+    out: list[Move] = []
+    if state._deck:
+        out.append(t.draw_deck)
+    if state._discards:
+        take = t.take
+        out.extend([take[i] for i in takeable_discards(state)])
+    if not out:
+        out.append(t.end_turn)
+    return _free_placements(state, out)

@@ -1,0 +1,252 @@
+"""The rule set (R31): `Rules`, its validation, and the move tables derived from it."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import Any, Final
+
+import attrs
+
+from ._cards import ROWS, Card, Cell, Energy, Tech
+from ._errors import InvalidRulesError
+from ._moves import (
+    BuildPylon,
+    Construct,
+    Deal,
+    DealTech,
+    DeclineTech,
+    Discard,
+    Downsize,
+    DrawFromDeck,
+    DrawFromDiscard,
+    DrawTech,
+    EndTurn,
+    Flip,
+    Improve,
+    Pass,
+    PlaceAccumulator,
+    PlaceSmart,
+)
+
+__all__ = ["STANDARD", "Rules", "Tiebreak"]
+
+#: Bumped whenever game behaviour changes (a seeded game may then play differently).
+RULES_VERSION: Final = 1
+
+
+class Tiebreak(enum.Enum):
+    """First tie-break when totals are equal (R29)."""
+
+    #: Higher city points (+1/0/-1 per city): the publisher's text and the Japanese original.
+    CITY_POINTS = "city_points"
+    #: Higher total supply of both rows: the rulebook translation's reading.
+    SUPPLY = "supply"
+
+
+def _int_at_least(minimum: int) -> Any:
+    def check(_: Any, attribute: attrs.Attribute[int], value: object) -> None:
+        if type(value) is not int or value < minimum:
+            raise InvalidRulesError(
+                attribute.name, f"must be an int >= {minimum}, got {value!r} (R31)"
+            )
+
+    return check
+
+
+def _to_techs(value: object) -> frozenset[Tech]:
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise InvalidRulesError("techs", f"must be a set of Tech, got {value!r} (R31)")
+    techs = frozenset(value)
+    for tech in techs:
+        if not isinstance(tech, Tech):
+            raise InvalidRulesError("techs", f"must hold Tech members only, got {tech!r} (R31)")
+    return techs
+
+
+def _check_tiebreak(_: Any, attribute: attrs.Attribute[Tiebreak], value: object) -> None:
+    if not isinstance(value, Tiebreak):
+        raise InvalidRulesError("tiebreak", f"must be a Tiebreak, got {value!r} (R31)")
+
+
+def _check_retake(_: Any, attribute: attrs.Attribute[bool], value: object) -> None:
+    if type(value) is not bool:
+        raise InvalidRulesError("allow_retake_discard", f"must be a bool, got {value!r} (R31)")
+
+
+def _check_stall(_: Any, attribute: Any, value: object) -> None:
+    if value is not None and (type(value) is not int or value < 1):
+        raise InvalidRulesError("stall_limit", f"must be None or an int >= 1, got {value!r} (R31)")
+
+
+@attrs.frozen(slots=True, cache_hash=True)
+class Rules:
+    """A rule set: the printed game (`STANDARD`) or a scaled-down variant for model checking (R31).
+
+    Every field is validated at construction; an impossible combination raises
+    `InvalidRulesError` (a ValueError) naming the field.
+
+    Example:
+        >>> Rules() == STANDARD
+        True
+        >>> small = Rules(energies=2, max_value=2, copies=1, hand_size=1, city_demand=3)
+        >>> small.tolerance, small.accumulator_tolerance, len(small.cards)
+        (4, 5, 4)
+        >>> Rules(max_value=12).tolerance
+        Traceback (most recent call last):
+        ...
+        hatsuden_rules._errors.InvalidRulesError: max_value: must be <= city_demand + 1 = 11, ...
+    """
+
+    energies: int = attrs.field(default=5, validator=_int_at_least(1))
+    max_value: int = attrs.field(default=4, validator=_int_at_least(1))
+    copies: int = attrs.field(default=2, validator=_int_at_least(1))
+    hand_size: int = attrs.field(default=5, validator=_int_at_least(1))
+    city_demand: int = attrs.field(default=10, validator=_int_at_least(1))
+    techs: frozenset[Tech] = attrs.field(default=frozenset(Tech), converter=_to_techs)
+    tiebreak: Tiebreak = attrs.field(default=Tiebreak.CITY_POINTS, validator=_check_tiebreak)
+    allow_retake_discard: bool = attrs.field(default=True, validator=_check_retake)
+    stall_limit: int | None = attrs.field(default=20, validator=_check_stall)
+    _tables: _Tables = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.energies > len(Energy):
+            raise InvalidRulesError(
+                "energies", f"must be between 1 and {len(Energy)}, got {self.energies} (R31)"
+            )
+        if self.max_value > self.city_demand + 1:
+            raise InvalidRulesError(
+                "max_value",
+                f"must be <= city_demand + 1 = {self.city_demand + 1}, got {self.max_value}, "
+                "or an overflow could not be resolved (R21, R31)",
+            )
+        deck = self.energies * self.max_value * self.copies
+        if deck < ROWS * self.hand_size:
+            raise InvalidRulesError(
+                "hand_size",
+                f"the deck of {deck} cards cannot deal two hands of {self.hand_size} (R31)",
+            )
+        object.__setattr__(self, "_tables", _Tables(self))
+
+    @property
+    def energies_in_play(self) -> tuple[Energy, ...]:
+        """The energies in play: the first `energies` in column order (R1)."""
+        return self._tables.energies
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The distinct plant cards in play, in canonical order (R2)."""
+        return self._tables.cards
+
+    @property
+    def deck_size(self) -> int:
+        """The number of plant cards in the game (40 in STANDARD)."""
+        return len(self._tables.full_deck)
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """The cells of one grid, row 0 first, in column order (R4)."""
+        return self._tables.cells
+
+    @property
+    def tolerance(self) -> int:
+        """A city's tolerance without the Accumulator: city_demand + 1 (R21)."""
+        return self.city_demand + 1
+
+    @property
+    def accumulator_tolerance(self) -> int:
+        """A city's tolerance with the Accumulator: city_demand + 2 (R19)."""
+        return self.city_demand + 2
+
+    @property
+    def penalty_threshold(self) -> int:
+        """A city supplied this much or less costs a point: city_demand - 2 (R28)."""
+        return self.city_demand - 2
+
+
+class _Tables:
+    """Everything derived from a `Rules` that the hot paths look up, built once per `Rules`.
+
+    Cards and cells are small ints inside states: card ``i = column * max_value + value - 1``,
+    cell ``c = row * energies + column``. Moves are prebuilt here so that `legal_moves` never
+    constructs one. Nothing here is mutated after construction (plain dicts are used for speed).
+    """
+
+    __slots__ = (
+        "accumulator_tolerance",
+        "card_col",
+        "card_index",
+        "card_value",
+        "cards",
+        "cell_index",
+        "cells",
+        "construct",
+        "construct_secret",
+        "deal",
+        "deal_tech",
+        "decline_tech",
+        "discard",
+        "downsize",
+        "draw_deck",
+        "draw_only",
+        "draw_tech",
+        "end_only",
+        "end_turn",
+        "energies",
+        "energy_index",
+        "flip",
+        "full_deck",
+        "improve",
+        "pass_",
+        "place_accumulator",
+        "place_smart",
+        "pylon",
+        "take",
+        "techs",
+        "tolerance",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        n_energies, top = rules.energies, rules.max_value
+        self.energies: tuple[Energy, ...] = tuple(Energy)[:n_energies]
+        self.energy_index = {e: i for i, e in enumerate(self.energies)}
+        self.cards = tuple(Card(e, v) for e in self.energies for v in range(1, top + 1))
+        self.card_index = {card: i for i, card in enumerate(self.cards)}
+        self.card_value = tuple(card.value for card in self.cards)
+        self.card_col = tuple(self.energy_index[card.energy] for card in self.cards)
+        self.cells = tuple(Cell(row, e) for row in range(ROWS) for e in self.energies)
+        self.cell_index = {cell: c for c, cell in enumerate(self.cells)}
+        self.full_deck = tuple(i for i in range(len(self.cards)) for _ in range(rules.copies))
+        self.techs = tuple(t for t in Tech if t in rules.techs)
+        self.tolerance = rules.city_demand + 1
+        self.accumulator_tolerance = rules.city_demand + 2
+
+        def cell_of(card: Card, row: int) -> Cell:
+            return self.cells[row * n_energies + self.energy_index[card.energy]]
+
+        rows = range(ROWS)
+        self.construct = tuple(tuple(Construct(k, cell_of(k, r)) for r in rows) for k in self.cards)
+        self.construct_secret = tuple(
+            tuple(Construct(k, cell_of(k, r), secret=True) for r in rows) for k in self.cards
+        )
+        self.improve = tuple(tuple(Improve(k, cell_of(k, r)) for r in rows) for k in self.cards)
+        self.downsize = tuple(tuple(Downsize(k, cell_of(k, r)) for r in rows) for k in self.cards)
+        self.pylon = tuple(tuple(BuildPylon(k, cell) for cell in self.cells) for k in self.cards)
+        self.discard = tuple(Discard(k) for k in self.cards)
+        self.take = tuple(DrawFromDiscard(k) for k in self.cards)
+        self.deal = tuple(Deal(k) for k in self.cards)
+        self.flip = tuple(Flip(cell) for cell in self.cells)
+        self.place_accumulator = tuple(PlaceAccumulator(r) for r in rows)
+        self.place_smart = tuple(PlaceSmart(e) for e in self.energies)
+        self.deal_tech = {t: DealTech(t) for t in Tech}
+        self.pass_ = Pass()
+        self.draw_tech = DrawTech()
+        self.decline_tech = DeclineTech()
+        self.draw_deck = DrawFromDeck()
+        self.end_turn = EndTurn()
+        self.draw_only = (self.draw_deck,)
+        self.end_only = (self.end_turn,)
+
+
+#: The printed game: 5 energies, values 1-4, 2 copies, hands of 5, demand 10, all four techs.
+STANDARD: Final = Rules()
