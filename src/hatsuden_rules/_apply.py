@@ -450,8 +450,8 @@ def _same_energy(state: GameState, move: Move, card: int, cell: int, rule: str) 
             state,
             move,
             rule,
-            f"a {t.cards[card].energy.name} card goes only in the "
-            f"{t.cells[cell].energy.name} column's own energy",
+            f"{type(move).__name__} needs a card of the plant's energy: "
+            f"a {t.cards[card].energy.name} card on a {t.cells[cell].energy.name} plant",
         )
 
 
