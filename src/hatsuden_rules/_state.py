@@ -14,6 +14,7 @@ from typing import Final
 import attrs
 
 from ._cards import ROWS, Card, Cell, Energy, Tech
+from ._errors import InvalidInputError
 from ._rules import Rules
 
 __all__ = ["EndReason", "GameState", "Phase", "Stack"]
@@ -218,7 +219,7 @@ class GameState:
         """The stack on `player`'s `cell`, or None if the cell is empty."""
         index = self.rules._tables.cell_index.get(cell)
         if index is None:
-            raise ValueError(f"cell: {cell!r} is not in play under these rules")
+            raise InvalidInputError("cell", f"{cell!r} is not in play under these rules")
         return _decode(self.rules, self._boards[_player(player)][index])
 
     def board(self, player: int) -> tuple[Stack | None, ...]:
@@ -248,13 +249,13 @@ class GameState:
 
 def _player(player: int) -> int:
     if type(player) is not int or not 0 <= player < ROWS:
-        raise ValueError(f"player: must be 0 or 1, got {player!r}")
+        raise InvalidInputError("player", f"must be 0 or 1, got {player!r}")
     return player
 
 
 def _row(row: int) -> int:
     if type(row) is not int or not 0 <= row < ROWS:
-        raise ValueError(f"row: must be 0 or 1, got {row!r}")
+        raise InvalidInputError("row", f"must be 0 or 1, got {row!r}")
     return row
 
 
