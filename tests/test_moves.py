@@ -237,3 +237,14 @@ def test_game_states_are_hashable_and_equal_by_value() -> None:
     assert new_game() == new_game()
     assert new_game() != new_game(rules=SMALL)
     assert {new_game(), new_game()} == {new_game()}
+
+
+def test_repr_of_every_move_evaluates_back_to_it() -> None:
+    """python-chess style: repr(move) is a constructor expression of an equal move."""
+    import hatsuden_rules
+
+    namespace = {name: getattr(hatsuden_rules, name) for name in hatsuden_rules.__all__}
+    moves = _universe(STANDARD)
+    assert len(moves) > 400
+    for move in moves:
+        assert eval(repr(move), namespace) == move

@@ -72,11 +72,11 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
     Example:
         >>> state = new_game(seed=42)
         >>> state.phase, state.current_player, state.deck_size
-        (<Phase.ACTION: 'action'>, 0, 30)
+        (Phase.ACTION, 0, 30)
         >>> state.hand_size(0), state.hand_size(1)
         (5, 5)
         >>> new_game().phase
-        <Phase.CHANCE: 'chance'>
+        Phase.CHANCE
     """
     if type(rules) is not Rules:
         raise InvalidInputError("rules", f"expected Rules, got {type(rules).__name__}")
@@ -153,7 +153,7 @@ def apply(state: GameState, move: Move) -> GameState:
         >>> card = state.hand(0)[0]
         >>> after = apply(state, Discard(card))
         >>> after.phase, after.discards == (card,), state.discards
-        (<Phase.DRAW: 'draw'>, True, ())
+        (Phase.DRAW, True, ())
     """
     if type(state) is not GameState:
         raise InvalidInputError("state", f"expected a GameState, got {type(state).__name__}")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import enum
 from types import MappingProxyType
 from typing import Any, Final
 
 import attrs
 
+from ._enums import GameEnum
 from ._errors import InvalidMoveError
 
 __all__ = ["ROWS", "Card", "Cell", "Energy", "Tech"]
@@ -16,7 +16,7 @@ __all__ = ["ROWS", "Card", "Cell", "Energy", "Tech"]
 ROWS: Final = 2
 
 
-class Energy(enum.Enum):
+class Energy(GameEnum):
     """The five energies, in column order (R1). With ``energies=N`` the first N are in play."""
 
     SOLAR = "solar"
@@ -36,7 +36,7 @@ class Energy(enum.Enum):
         return _LETTER[self]
 
 
-class Tech(enum.Enum):
+class Tech(GameEnum):
     """The four special technology cards, in canonical order (R3)."""
 
     ACCUMULATOR = "accumulator"
@@ -72,9 +72,9 @@ class Card:
 
     Example:
         >>> Card(Energy.WIND, 3)
-        Card(energy=<Energy.WIND: 'wind'>, value=3)
+        Card(energy=Energy.WIND, value=3)
         >>> sorted([Card(Energy.WIND, 1), Card(Energy.SOLAR, 4)])[0].energy
-        <Energy.SOLAR: 'solar'>
+        Energy.SOLAR
     """
 
     energy: Energy = attrs.field(validator=_check_energy, order=_column_key)
@@ -94,7 +94,7 @@ class Cell:
 
     Example:
         >>> Cell(1, Energy.HYDRO)
-        Cell(row=1, energy=<Energy.HYDRO: 'hydro'>)
+        Cell(row=1, energy=Energy.HYDRO)
     """
 
     row: int = attrs.field()

@@ -30,7 +30,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         >>> from hatsuden_rules import new_game, Phase
         >>> state = new_game(seed=1)
         >>> state.phase, len(legal_moves(state)) > 0
-        (<Phase.ACTION: 'action'>, True)
+        (Phase.ACTION, True)
     """
     if type(state) is not GameState:
         raise InvalidInputError("state", f"expected a GameState, got {type(state).__name__}")

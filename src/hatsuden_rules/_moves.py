@@ -237,7 +237,7 @@ def move_sort_key(move: Move) -> tuple[int, ...]:
     Example:
         >>> moves = [Pass(), Discard(Card(Energy.WIND, 1)), Discard(Card(Energy.SOLAR, 2))]
         >>> sorted(moves, key=move_sort_key)[0]
-        Discard(card=Card(energy=<Energy.SOLAR: 'solar'>, value=2))
+        Discard(card=Card(energy=Energy.SOLAR, value=2))
     """
     key: tuple[int, ...] = (move.kind,)
     if isinstance(move, Construct):

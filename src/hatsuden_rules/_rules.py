@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from typing import Any, Final
 
 import attrs
 
 from ._cards import ROWS, Card, Cell, Energy, Tech
+from ._enums import GameEnum
 from ._errors import InvalidRulesError
 from ._moves import (
     BuildPylon,
@@ -35,7 +35,7 @@ __all__ = ["STANDARD", "Rules", "Tiebreak"]
 RULES_VERSION: Final = 1
 
 
-class Tiebreak(enum.Enum):
+class Tiebreak(GameEnum):
     """First tie-break when totals are equal (R29)."""
 
     #: Higher city points (+1/0/-1 per city): the publisher's text and the Japanese original.

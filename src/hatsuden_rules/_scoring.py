@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
 from ._cards import Energy
+from ._enums import GameEnum
 from ._errors import InvalidInputError
 from ._state import GameState, top_value
 
 __all__ = ["Decision", "PlayerScore", "Score", "score"]
 
 
-class Decision(enum.Enum):
+class Decision(GameEnum):
     """What decided the winner (R29)."""
 
     TOTAL = "total"  # a higher total
@@ -71,7 +70,7 @@ def score(state: GameState) -> Score:
         >>> from hatsuden_rules import new_game
         >>> sheet = score(new_game(seed=3))  # empty grids: every city at 0 costs a point
         >>> [p.total for p in sheet.players], sheet.winner, sheet.decided_by
-        ([-2, -2], 1, <Decision.SECOND_PLAYER: 'second_player'>)
+        ([-2, -2], 1, Decision.SECOND_PLAYER)
     """
     if type(state) is not GameState:
         raise InvalidInputError("state", f"expected a GameState, got {type(state).__name__}")

@@ -8,12 +8,12 @@ into `Card`, `Cell` and `Stack` values; nothing outside this package needs the e
 
 from __future__ import annotations
 
-import enum
 from typing import Final
 
 import attrs
 
 from ._cards import ROWS, Card, Cell, Energy, Tech
+from ._enums import GameEnum
 from ._errors import InvalidInputError
 from ._rules import Rules
 
@@ -26,7 +26,7 @@ SECRET: Final = 4  # the bottom card was built with Secret Build, which stays on
 DOWNSIZED: Final = 8  # Down was spent on this stack and stays on it (R13)
 
 
-class Phase(enum.Enum):
+class Phase(GameEnum):
     """The phases of play (R9). CHANCE waits for a chance outcome; GAME_OVER has no moves."""
 
     CHANCE = "chance"
@@ -37,7 +37,7 @@ class Phase(enum.Enum):
     GAME_OVER = "game_over"
 
 
-class EndReason(enum.Enum):
+class EndReason(GameEnum):
     """Why a game is over (R24, R25)."""
 
     #: A grid was full and the opponent has played the last turn (R24).
@@ -46,7 +46,7 @@ class EndReason(enum.Enum):
     STALL = "stall"
 
 
-class Chance(enum.Enum):
+class Chance(GameEnum):
     """Which chance event a CHANCE phase waits for (R6)."""
 
     SETUP = "setup"  # a Deal of the initial hands (R7)
