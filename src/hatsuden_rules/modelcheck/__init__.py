@@ -1,0 +1,13 @@
+"""Exhaustive model checking of HATSUDEN's rules over reduced `Rules` (see VERIFICATION.md).
+
+`check(rules)` visits every state reachable from `new_game(rules=rules)` in explicit chance
+mode, using the library's own `legal_moves`, `apply` and `chance_outcomes`, and checks the
+invariants and transition properties of RULES.md on each; a violation comes with the shortest
+move sequence that shows it. `perft` and `divide` count move paths (python-chess style).
+The command line is `hatsuden-check` or `python -m hatsuden_rules.modelcheck`.
+"""
+
+from ._configs import CONFIGS
+from ._explore import CheckResult, Violation, check, divide, perft, required_events
+
+__all__ = ["CONFIGS", "CheckResult", "Violation", "check", "divide", "perft", "required_events"]

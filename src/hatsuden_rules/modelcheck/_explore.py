@@ -1,0 +1,358 @@
+"""Breadth-first exploration of every reachable state, with shortest counterexamples."""
+
+from __future__ import annotations
+
+import itertools
+import resource
+import sys
+import time
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+import attrs
+
+from .. import (
+    Decision,
+    EndReason,
+    GameState,
+    IllegalMoveError,
+    Move,
+    Phase,
+    Rules,
+    Tech,
+    Tiebreak,
+    apply,
+    legal_moves,
+    new_game,
+)
+from ._properties import state_violations, transition_violations, zones
+
+__all__ = ["CheckResult", "Violation", "check", "divide", "perft", "required_events"]
+
+
+@attrs.frozen
+class Violation:
+    """A broken property, with the shortest move sequence from `new_game()` that shows it."""
+
+    rule: str
+    message: str
+    path: tuple[Move, ...]
+
+
+@attrs.frozen
+class CheckResult:
+    """What an exhaustive check found. `result` is OK, VIOLATION or TRUNCATED."""
+
+    rules: Rules
+    result: str
+    states: int
+    transitions: int
+    terminal_states: int
+    terminal_by_reason: dict[str, int]
+    chance_nodes: int
+    max_depth: int
+    longest_game: int | None
+    seconds: float
+    peak_memory_mb: float
+    violations: tuple[Violation, ...]
+    unreached: tuple[str, ...]
+    events: dict[str, int]
+
+    @property
+    def states_per_second(self) -> float:
+        """Distinct states explored per second."""
+        return self.states / self.seconds if self.seconds else 0.0
+
+
+def required_events(rules: Rules) -> set[str]:
+    """What a complete check of `rules` must reach at least once (non-vacuity).
+
+    Every move kind the rules make possible, every phase, both end conditions, and each step of
+    the winner decision (R29): a higher total, tie-break 1 and tie-break 2.
+    """
+    kinds = {
+        "Construct",
+        "Improve",
+        "BuildPylon",
+        "Discard",
+        "Pass",
+        "DrawFromDeck",
+        "DrawFromDiscard",
+        "EndTurn",
+        "Deal",
+    }
+    techs = rules.techs
+    if techs:
+        kinds |= {"DrawTech", "DeclineTech", "DealTech"}
+    for tech, kind in (
+        (Tech.DOWN, "Downsize"),
+        (Tech.ACCUMULATOR, "PlaceAccumulator"),
+        (Tech.SMART, "PlaceSmart"),
+    ):
+        if tech in techs:
+            kinds.add(kind)
+    if rules.energies >= 2 and rules.energies * rules.max_value > rules.tolerance:
+        kinds.add("Flip")
+    phases = {f"phase {p.name}" for p in Phase}
+    if "Flip" not in kinds:
+        phases.discard("phase OVERFLOW")
+    if not techs:
+        phases.discard("phase TECH")
+    ends = {f"end {r.name}" for r in EndReason}
+    if rules.stall_limit is None:
+        ends.discard("end STALL")
+    first = Decision.SUPPLY if rules.tiebreak is Tiebreak.SUPPLY else Decision.CITY_POINTS
+    decisions = {f"decided {d.name}" for d in (Decision.TOTAL, first, Decision.SECOND_PLAYER)}
+    return {f"move {k}" for k in kinds} | phases | ends | decisions
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _path(parent: array[int], via: list[Move | None], node: int) -> tuple[Move, ...]:
+    moves: list[Move] = []
+    while node > 0:
+        move = via[node]
+        assert move is not None
+        moves.append(move)
+        node = parent[node]
+    return tuple(reversed(moves))
+
+
+def check(
+    rules: Rules,
+    *,
+    max_states: int | None = None,
+    max_depth: int | None = None,
+    max_seconds: float | None = None,
+    max_violations: int = 10,
+    progress: Callable[[str], None] | None = None,
+    progress_every: float = 5.0,
+) -> CheckResult:
+    """Explore every state reachable from `new_game(rules=rules)` in explicit chance mode.
+
+    Every state is checked against the invariants of RULES.md and every transition against the
+    transition properties (see `_properties`); violations come with the shortest path. The graph
+    is then checked for cycles (termination), and its longest game is measured.
+
+    Example:
+        >>> from hatsuden_rules.modelcheck import CONFIGS
+        >>> result = check(CONFIGS["small"])
+        >>> result.result, result.states > 100_000, result.violations
+        ('OK', True, ())
+    """
+    start = time.perf_counter()
+    root = new_game(rules=rules)
+    index: dict[GameState, int] = {root: 0}
+    states: list[GameState] = [root]
+    parent = array("q", [-1])
+    via: list[Move | None] = [None]
+    depth = array("l", [0])
+    edges = array("q")
+    offsets = array("q", [0])
+    violations: list[Violation] = []
+    events: Counter[str] = Counter()
+    terminal = Counter[str]()
+    chance_nodes = 0
+    truncated = False
+    next_report = start + progress_every
+
+    def found(rule: str, message: str, path: tuple[Move, ...]) -> None:
+        if len(violations) < max_violations:
+            violations.append(Violation(rule, message, path))
+
+    i = 0
+    while i < len(states):
+        state = states[i]
+        d = depth[i]
+        if max_depth is not None and d >= max_depth and not state.is_over:
+            truncated = True
+            offsets.append(len(edges))
+            i += 1
+            continue
+        moves = legal_moves(state)
+        zb = zones(state)
+        events[f"phase {state.phase.name}"] += 1
+        if state.phase is Phase.CHANCE:
+            chance_nodes += 1
+        for rule, message in state_violations(state, moves, zb):
+            found(rule, message, _path(parent, via, i))
+        if state.is_over:
+            from .. import score
+
+            assert state.end_reason is not None
+            terminal[state.end_reason.name] += 1
+            events[f"end {state.end_reason.name}"] += 1
+            events[f"decided {score(state).decided_by.name}"] += 1
+        for move in moves:
+            events[f"move {type(move).__name__}"] += 1
+            try:
+                child = apply(state, move)
+            except IllegalMoveError as error:
+                found("R35", f"a legal move was refused: {error}", (*_path(parent, via, i), move))
+                continue
+            j = index.get(child)
+            if j is None:
+                j = len(states)
+                index[child] = j
+                states.append(child)
+                parent.append(i)
+                via.append(move)
+                depth.append(d + 1)
+            edges.append(j)
+            for rule, message in transition_violations(state, move, child, zb, zones(child)):
+                found(rule, message, (*_path(parent, via, i), move))
+        offsets.append(len(edges))
+        i += 1
+        if max_states is not None and len(states) > max_states:
+            truncated = True
+            break
+        if max_seconds is not None and time.perf_counter() - start > max_seconds:
+            truncated = True
+            break
+        if progress is not None and time.perf_counter() > next_report:
+            elapsed = time.perf_counter() - start
+            progress(
+                f"depth {d:>4}  states {len(states):>11,}  queue {len(states) - i:>10,}  "
+                f"{i / elapsed:>9,.0f} states/s  {_peak_mb():>8,.0f} MB"
+            )
+            next_report = time.perf_counter() + progress_every
+
+    longest: int | None = None
+    if not truncated:
+        cycle = _find_cycle(len(states), offsets, edges)
+        if isinstance(cycle, list):
+            prefix = _path(parent, via, cycle[0])
+            loop = tuple(_edge_move(states, a, b) for a, b in itertools.pairwise(cycle))
+            found("R25", f"a cycle of {len(loop)} moves: the game need not end", prefix + loop)
+        else:
+            longest = cycle
+
+    unreached = tuple(sorted(required_events(rules) - set(events))) if not truncated else ()
+    if violations or unreached:
+        result = "VIOLATION"
+    elif truncated:
+        result = "TRUNCATED"
+    else:
+        result = "OK"
+    return CheckResult(
+        rules=rules,
+        result=result,
+        states=len(states),
+        transitions=len(edges),
+        terminal_states=sum(terminal.values()),
+        terminal_by_reason=dict(sorted(terminal.items())),
+        chance_nodes=chance_nodes,
+        max_depth=max(depth),
+        longest_game=longest,
+        seconds=time.perf_counter() - start,
+        peak_memory_mb=_peak_mb(),
+        violations=tuple(violations),
+        unreached=unreached,
+        events=dict(sorted(events.items())),
+    )
+
+
+def _edge_move(states: list[GameState], a: int, b: int) -> Move:
+    for move in legal_moves(states[a]):
+        if apply(states[a], move) == states[b]:
+            return move
+    raise AssertionError("no move joins two consecutive states of a cycle")
+
+
+def _find_cycle(n: int, offsets: array[int], edges: array[int]) -> int | list[int]:
+    """The longest path length from node 0 if the graph is acyclic, else a cycle (node list).
+
+    Kahn's algorithm gives a topological order; nodes left over lie on or behind a cycle, and
+    walking forward inside them from any one must repeat a node.
+    """
+    indegree = array("l", bytes(8 * n)) if n else array("l")
+    for j in edges:
+        indegree[j] += 1
+    order = [v for v in range(n) if indegree[v] == 0]
+    k = 0
+    while k < len(order):
+        v = order[k]
+        k += 1
+        for e in range(offsets[v], offsets[v + 1]):
+            j = edges[e]
+            indegree[j] -= 1
+            if indegree[j] == 0:
+                order.append(j)
+    if len(order) < n:
+        left = {v for v in range(n) if indegree[v] > 0}
+        v = min(left)
+        seen: dict[int, int] = {}
+        walk: list[int] = []
+        while v not in seen:
+            seen[v] = len(walk)
+            walk.append(v)
+            v = next(edges[e] for e in range(offsets[v], offsets[v + 1]) if edges[e] in left)
+        return [*walk[seen[v] :], v]
+    longest = array("l", bytes(8 * n)) if n else array("l")
+    for v in reversed(order):
+        best = 0
+        for e in range(offsets[v], offsets[v + 1]):
+            best = max(best, longest[edges[e]] + 1)
+        longest[v] = best
+    return longest[0] if n else 0
+
+
+def perft(rules: Rules, depth: int) -> list[int]:
+    """Number of move paths of each length 1..depth from `new_game(rules=rules)` (R34).
+
+    Chance outcomes count as moves (explicit chance mode), as python-chess counts every ply.
+
+    Example:
+        >>> from hatsuden_rules import Rules
+        >>> perft(Rules(), 2)  # 20 distinct first cards; then 20 again, or 19 after a single copy
+        [20, 400]
+    """
+    counts: list[int] = []
+    layer: dict[GameState, int] = {new_game(rules=rules): 1}
+    for _ in range(depth):
+        following: dict[GameState, int] = {}
+        paths = 0
+        for state, n in layer.items():
+            for move in legal_moves(state):
+                child = apply(state, move)
+                following[child] = following.get(child, 0) + n
+                paths += n
+        counts.append(paths)
+        layer = following
+    return counts
+
+
+def divide(rules: Rules, depth: int) -> list[tuple[Move, int]]:
+    """For each first move, the number of move paths of length `depth` that start with it."""
+    root = new_game(rules=rules)
+    result = []
+    for move in legal_moves(root):
+        child = apply(root, move)
+        if depth <= 1:
+            result.append((move, 1))
+            continue
+        result.append((move, _paths_from(child, depth - 1)))
+    return result
+
+
+def _paths_from(state: GameState, depth: int) -> int:
+    layer: dict[GameState, int] = {state: 1}
+    for _ in range(depth - 1):
+        following: dict[GameState, int] = {}
+        for s, n in layer.items():
+            for move in legal_moves(s):
+                child = apply(s, move)
+                following[child] = following.get(child, 0) + n
+        layer = following
+    return sum(n * len(legal_moves(s)) for s, n in layer.items())
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _iter_moves(moves: Iterable[Move]) -> str:
+    return ", ".join(repr(m) for m in moves)
