@@ -9,5 +9,17 @@ The command line is `hatsuden-check` or `python -m hatsuden_rules.modelcheck`.
 
 from ._configs import CONFIGS
 from ._explore import CheckResult, Violation, check, divide, perft, required_events
+from ._properties import Problem, Properties, replay_problems
 
-__all__ = ["CONFIGS", "CheckResult", "Violation", "check", "divide", "perft", "required_events"]
+__all__ = [
+    "CONFIGS",
+    "CheckResult",
+    "Problem",
+    "Properties",
+    "Violation",
+    "check",
+    "divide",
+    "perft",
+    "replay_problems",
+    "required_events",
+]

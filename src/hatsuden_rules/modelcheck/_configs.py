@@ -1,45 +1,55 @@
-"""Named reduced rule sets for exhaustive checking (RULES.md, "Reduced configurations")."""
+"""Named reduced rule sets for exhaustive checking (RULES.md R31, "Reduced configurations").
+
+Each is small enough to visit every reachable state, and large enough that every move kind its
+tech cards allow, every phase, both end conditions and every step of the winner decision occur
+(the checker fails a run that misses one). Retaking one's own discard is off: with so few cards
+a full grid, and so the final-turn end, is otherwise out of reach.
+"""
 
 from __future__ import annotations
 
 from types import MappingProxyType
 from typing import Final
 
-from .._cards import Tech
-from .._rules import Rules
+from .. import Rules, Tech
 
 __all__ = ["CONFIGS"]
 
 #: The configurations `hatsuden-check --config NAME` knows, smallest first.
 CONFIGS: Final = MappingProxyType(
     {
-        # make test: every state, in seconds.
+        # `make test`: one energy, cards 1-2 twice, the Accumulator; no overflow is possible with
+        # a single column.
         "small": Rules(
-            energies=2,
+            energies=1,
             max_value=2,
-            copies=1,
+            copies=2,
             hand_size=1,
-            city_demand=2,
-            techs=frozenset(),
+            city_demand=1,
+            techs=frozenset({Tech.ACCUMULATOR}),
+            allow_retake_discard=False,
             stall_limit=2,
         ),
-        # make verify: overflow, a tech draw with the Accumulator, Improve, both end conditions.
+        # `make verify`: two energies, cards 1-2 once, Smart; overflow and flips, tech draws,
+        # Improve, both end conditions, both tie-breaks.
         "medium": Rules(
             energies=2,
             max_value=2,
             copies=1,
             hand_size=1,
             city_demand=2,
-            techs=frozenset({Tech.ACCUMULATOR}),
+            techs=frozenset({Tech.SMART}),
+            allow_retake_discard=False,
             stall_limit=2,
         ),
-        # make verify-big: all four tech cards.
+        # `make verify-big`: the medium game with all four tech cards.
         "large": Rules(
             energies=2,
             max_value=2,
             copies=1,
             hand_size=1,
             city_demand=2,
+            allow_retake_discard=False,
             stall_limit=2,
         ),
     }

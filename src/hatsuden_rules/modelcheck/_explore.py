@@ -26,7 +26,7 @@ from .. import (
     legal_moves,
     new_game,
 )
-from ._properties import state_violations, transition_violations, zones
+from ._properties import Properties, Zones
 
 __all__ = ["CheckResult", "Violation", "check", "divide", "perft", "required_events"]
 
@@ -73,7 +73,6 @@ def required_events(rules: Rules) -> set[str]:
     """
     kinds = {
         "Construct",
-        "Improve",
         "BuildPylon",
         "Discard",
         "Pass",
@@ -85,8 +84,11 @@ def required_events(rules: Rules) -> set[str]:
     techs = rules.techs
     if techs:
         kinds |= {"DrawTech", "DeclineTech", "DealTech"}
+    if rules.max_value >= 2:  # a strictly higher (or, with Down, lower) card exists
+        kinds.add("Improve")
+        if Tech.DOWN in techs:
+            kinds.add("Downsize")
     for tech, kind in (
-        (Tech.DOWN, "Downsize"),
         (Tech.ACCUMULATOR, "PlaceAccumulator"),
         (Tech.SMART, "PlaceSmart"),
     ):
@@ -144,6 +146,10 @@ def check(
         ('OK', True, ())
     """
     start = time.perf_counter()
+    properties = Properties(rules)
+    zones = properties.zones
+    state_violations = properties.state_violations
+    transition_violations = properties.transition_violations
     root = new_game(rules=rules)
     index: dict[GameState, int] = {root: 0}
     states: list[GameState] = [root]
@@ -157,6 +163,7 @@ def check(
     terminal = Counter[str]()
     chance_nodes = 0
     truncated = False
+    fresh: dict[int, Zones] = {}  # zones of discovered, not yet expanded states
     next_report = start + progress_every
 
     def found(rule: str, message: str, path: tuple[Move, ...]) -> None:
@@ -173,7 +180,7 @@ def check(
             i += 1
             continue
         moves = legal_moves(state)
-        zb = zones(state)
+        zb = fresh.pop(i, None) or zones(state)
         events[f"phase {state.phase.name}"] += 1
         if state.phase is Phase.CHANCE:
             chance_nodes += 1
@@ -194,6 +201,9 @@ def check(
                 found("R35", f"a legal move was refused: {error}", (*_path(parent, via, i), move))
                 continue
             j = index.get(child)
+            za = fresh.get(j) if j is not None else None
+            if za is None:
+                za = zones(child)
             if j is None:
                 j = len(states)
                 index[child] = j
@@ -201,8 +211,9 @@ def check(
                 parent.append(i)
                 via.append(move)
                 depth.append(d + 1)
+                fresh[j] = za  # reused when `child` is expanded
             edges.append(j)
-            for rule, message in transition_violations(state, move, child, zb, zones(child)):
+            for rule, message in transition_violations(state, move, child, zb, za):
                 found(rule, message, (*_path(parent, via, i), move))
         offsets.append(len(edges))
         i += 1

@@ -1,0 +1,277 @@
+"""Reports of a model check: a summary for humans, a JSON-ready dict, counterexamples as tests."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import hatsuden_rules
+
+from .. import Move, Rules, Tech
+from ._explore import CheckResult, Violation
+
+__all__ = [
+    "format_divide",
+    "format_moves",
+    "format_perft",
+    "format_summary",
+    "format_violation",
+    "pytest_text",
+    "result_dict",
+    "rules_dict",
+    "rules_expression",
+    "rules_line",
+]
+
+_RULE_FIELDS = (
+    "energies",
+    "max_value",
+    "copies",
+    "hand_size",
+    "city_demand",
+    "techs",
+    "tiebreak",
+    "allow_retake_discard",
+    "stall_limit",
+)
+
+
+def _sorted_techs(techs: Iterable[Tech]) -> list[Tech]:
+    return sorted(techs, key=lambda tech: tech.index)
+
+
+def rules_dict(rules: Rules) -> dict[str, Any]:
+    """Every field of `rules` as JSON-ready values: techs as sorted names, enums by name.
+
+    Example:
+        >>> rules_dict(Rules())["techs"]
+        ['ACCUMULATOR', 'DOWN', 'SECRET_BUILD', 'SMART']
+    """
+    return {
+        "energies": rules.energies,
+        "max_value": rules.max_value,
+        "copies": rules.copies,
+        "hand_size": rules.hand_size,
+        "city_demand": rules.city_demand,
+        "techs": sorted(tech.name for tech in rules.techs),
+        "tiebreak": rules.tiebreak.name,
+        "allow_retake_discard": rules.allow_retake_discard,
+        "stall_limit": rules.stall_limit,
+    }
+
+
+def rules_line(rules: Rules) -> str:
+    """Every field of `rules` on one line, in a fixed order (unlike the repr's frozenset).
+
+    Example:
+        >>> rules_line(Rules(techs=[Tech.DOWN, Tech.SMART])).split()[5:]
+        ['techs=SMART,DOWN', 'tiebreak=CITY_POINTS', 'retake=True', 'stall_limit=20']
+    """
+    fields = rules_dict(rules)
+    fields["techs"] = ",".join(tech.name for tech in _sorted_techs(rules.techs)) or "none"
+    fields["retake"] = fields.pop("allow_retake_discard")
+    fields["stall_limit"] = fields.pop("stall_limit")
+    return " ".join(f"{name}={value}" for name, value in fields.items())
+
+
+def rules_expression(rules: Rules, indent: str = "") -> str:
+    """A `Rules(...)` constructor expression for `rules`, one field per line after `indent`.
+
+    The output does not depend on hash order, so a generated test is reproducible.
+    """
+    values: dict[str, str] = {}
+    for name in _RULE_FIELDS:
+        value = getattr(rules, name)
+        if name == "techs":
+            techs = ", ".join(repr(tech) for tech in _sorted_techs(value))
+            values[name] = f"frozenset({{{techs}}})" if techs else "frozenset()"
+        else:
+            values[name] = repr(value)
+    inner = "".join(f"{indent}    {name}={text},\n" for name, text in values.items())
+    return f"Rules(\n{inner}{indent})"
+
+
+def format_moves(path: Sequence[Move]) -> str:
+    """The moves of `path`, numbered from 1, one per line (each a constructor expression)."""
+    if not path:
+        return "  (no move: the initial state)"
+    width = len(str(len(path)))
+    return "\n".join(f"  {i:>{width}}. {move!r}" for i, move in enumerate(path, 1))
+
+
+def format_violation(violation: Violation) -> str:
+    """A violation for humans: its rule, its message and the numbered shortest move list."""
+    return (
+        f"{violation.rule}: {violation.message}\n"
+        f"shortest path from new_game() ({len(violation.path)} moves):\n"
+        f"{format_moves(violation.path)}"
+    )
+
+
+def _split_arguments(call: str) -> tuple[str, list[str]] | None:
+    """``Name(a, b(c, d))`` as ``("Name", ["a", "b(c, d)"])``, or None if not a call with args."""
+    head, paren, rest = call.partition("(")
+    if not paren or not rest.endswith(")") or rest == ")":
+        return None
+    arguments, depth, start = [], 0, 0
+    inner = rest[:-1]
+    for i, char in enumerate(inner):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            arguments.append(inner[start:i].strip())
+            start = i + 1
+    arguments.append(inner[start:].strip())
+    return head, arguments
+
+
+def _item_lines(expression: str, indent: str, width: int = 100) -> str:
+    """`expression` as a list item at `indent`, wrapped the way ``ruff format`` would."""
+    line = f"{indent}{expression},\n"
+    split = _split_arguments(expression)
+    if len(line) <= width + 1 or split is None:
+        return line
+    head, arguments = split
+    inner = f"{indent}    {', '.join(arguments)}\n"
+    if len(inner) > width + 1:
+        inner = "".join(f"{indent}    {argument},\n" for argument in arguments)
+    return f"{indent}{head}(\n{inner}{indent}),\n"
+
+
+_IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+
+
+def pytest_text(violation: Violation, rules: Rules, name: str | None = None) -> str:
+    """A ready-to-paste pytest module that replays `violation` and fails while the bug exists.
+
+    The test replays the shortest path from `new_game(rules=Rules(...))` with
+    `replay_problems`, which re-runs on every state and every step the very property checks of
+    the model checker (and looks for a repeated state, a cycle, R25); it asserts that none
+    fails. An `IllegalMoveError` during the replay (a legal move refused, R35) fails it as well.
+
+    Args:
+        violation: What the checker found.
+        rules: The rules it was found with.
+        name: The test function's name; by default derived from the rule.
+    """
+    name = name or f"test_modelcheck_counterexample_{violation.rule.lower()}"
+    rules_text = rules_expression(rules, indent="    ")
+    moves = "".join(_item_lines(repr(move), " " * 8) for move in violation.path)
+    moves_text = f"[\n{moves}    ]" if moves else "[]"
+    public = set(hatsuden_rules.__all__)
+    used = {word for word in _IDENTIFIER.findall(rules_text + moves_text) if word in public}
+    names = sorted(used, key=lambda s: (s[0].islower(), s))
+    imports = f"from hatsuden_rules import {', '.join(names)}"
+    if len(imports) > 100:
+        imports = "from hatsuden_rules import (\n" + "".join(f"    {n},\n" for n in names) + ")"
+    headline = f"hatsuden-check reported {violation.rule}: {violation.message}"
+    comment = textwrap.fill(
+        headline, width=100, initial_indent="    # ", subsequent_indent="    # "
+    )
+    failure = json.dumps(f"{violation.rule} is still broken: ")
+    return f'''{imports}
+from hatsuden_rules.modelcheck import replay_problems
+
+
+def {name}() -> None:
+    """Shortest counterexample found by hatsuden-check: {violation.rule}."""
+    rules = {rules_text}
+    moves = {moves_text}
+    problems = replay_problems(rules, moves)
+{comment}
+    assert not problems, {failure} + repr(problems)
+'''
+
+
+def result_dict(result: CheckResult) -> dict[str, Any]:
+    """`result` as a JSON-ready dict (`json.dumps` takes it as is)."""
+    return {
+        "result": result.result,
+        "states": result.states,
+        "transitions": result.transitions,
+        "terminal_states": result.terminal_states,
+        "terminal_by_reason": dict(result.terminal_by_reason),
+        "chance_nodes": result.chance_nodes,
+        "max_depth": result.max_depth,
+        "longest_game": result.longest_game,
+        "seconds": result.seconds,
+        "states_per_second": result.states_per_second,
+        "peak_memory_mb": result.peak_memory_mb,
+        "rules": rules_dict(result.rules),
+        "violations": [
+            {
+                "rule": violation.rule,
+                "message": violation.message,
+                "path": [repr(move) for move in violation.path],
+            }
+            for violation in result.violations
+        ],
+        "unreached": list(result.unreached),
+        "events": dict(result.events),
+    }
+
+
+def format_summary(result: CheckResult, *, tests: bool = True) -> str:
+    """A summary of `result` for humans, ending with the result line.
+
+    Args:
+        result: What the check found.
+        tests: Also print each violation as a ready-to-paste pytest test.
+    """
+    by_reason = ", ".join(f"{reason} {n:,}" for reason, n in result.terminal_by_reason.items())
+    if result.longest_game is not None:
+        longest = f"{result.longest_game:,} plies"
+    elif any(v.rule == "R25" and "cycle" in v.message for v in result.violations):
+        longest = "none (the graph has a cycle)"
+    else:
+        longest = "unknown (the run was cut short)"
+    lines = [
+        f"rules             {rules_line(result.rules)}",
+        f"distinct states   {result.states:,}",
+        f"transitions       {result.transitions:,}",
+        f"terminal states   {result.terminal_states:,}" + (f"  ({by_reason})" if by_reason else ""),
+        f"chance nodes      {result.chance_nodes:,}",
+        f"max depth         {result.max_depth:,}",
+        f"longest game      {longest}",
+        f"time              {result.seconds:,.2f} s  ({result.states_per_second:,.0f} states/s)",
+        f"peak memory       {result.peak_memory_mb:,.0f} MB",
+    ]
+    if result.unreached:
+        lines.append("never reached (non-vacuity: each must occur at least once):")
+        lines += [f"  {event}" for event in result.unreached]
+    for i, violation in enumerate(result.violations, 1):
+        lines += ["", f"violation {i}/{len(result.violations)}  {format_violation(violation)}"]
+        if tests:
+            lines += ["", "as a pytest test:", "", pytest_text(violation, result.rules).rstrip()]
+    lines.append("")
+    if result.result == "TRUNCATED":
+        lines.append(
+            "result: TRUNCATED (stopped by a state, depth or time limit: nothing is proven)"
+        )
+    elif result.result == "VIOLATION":
+        what = []
+        if result.violations:
+            what.append(f"{len(result.violations)} violation(s)")
+        if result.unreached:
+            what.append(f"{len(result.unreached)} required event(s) never reached")
+        lines.append(f"result: VIOLATION ({', '.join(what)})")
+    else:
+        lines.append(f"result: {result.result}")
+    return "\n".join(lines)
+
+
+def format_perft(counts: Sequence[int]) -> str:
+    """Perft counts for humans: one ``depth N: count`` line per depth, from 1."""
+    return "\n".join(f"depth {depth}: {count}" for depth, count in enumerate(counts, 1))
+
+
+def format_divide(counts: Sequence[tuple[Move, int]]) -> str:
+    """Divide counts for humans, python-chess style: ``move: count`` lines, then the total."""
+    lines = [f"{move!r}: {count}" for move, count in counts]
+    lines.append(f"total: {sum(count for _, count in counts)}")
+    return "\n".join(lines)
