@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest examples bench clean
+.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,15 @@ examples: $(STAMP)
 
 bench: $(STAMP) ## Random-play throughput of the engine (games/s, plies/s, per-call costs).
 	$(PY) benchmarks/bench.py
+
+verify: $(STAMP) ## Every reachable state of the medium configuration, against the golden file.
+	$(PY) -m hatsuden_rules.modelcheck --config medium --golden tests/golden/modelcheck.json
+
+verify-big: $(STAMP) ## Every reachable state of the large configuration (all four tech cards).
+	$(PY) -m hatsuden_rules.modelcheck --config large --golden tests/golden/modelcheck.json
+
+nightly: $(STAMP) ## The property tests with many more examples (Hypothesis "nightly" profile).
+	HYPOTHESIS_PROFILE=nightly $(PY) -m pytest property_tests
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist

@@ -14,11 +14,12 @@ from typing import Any
 
 from .. import STANDARD, InvalidRulesError, Rules, Tech, Tiebreak
 from ._configs import CONFIGS
-from ._explore import check, divide, perft
+from ._explore import CheckResult, check, divide, perft
 from ._report import (
     format_divide,
     format_perft,
     format_summary,
+    golden_record,
     result_dict,
     rules_dict,
     rules_line,
@@ -150,6 +151,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="violations to keep (default 10)",
     )
+    run.add_argument(
+        "--golden",
+        metavar="FILE",
+        help="with --config NAME: compare the counts (and perft 1..6) with FILE's entry for NAME;"
+        " a difference exits 1",
+    )
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     output.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -213,6 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.divide and args.perft is None:
         parser.error("--divide needs --perft N")
+    if args.golden is not None and args.config is None:
+        parser.error("--golden needs --config NAME")
     if args.max_depth is not None and args.max_depth < 0:
         parser.error(f"--max-depth: must be an int >= 0, got {args.max_depth}")
     try:
@@ -239,7 +248,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         _emit(json.dumps(result_dict(result), indent=2))
     else:
         _emit(format_summary(result, tests=not args.no_tests))
-    return EXIT_CODES.get(result.result, 1)
+    code = EXIT_CODES.get(result.result, 1)
+    if args.golden is not None and code == 0:
+        return _compare_golden(result, args.golden, args.config)
+    return code
+
+
+def _compare_golden(result: CheckResult, path: str, name: str) -> int:
+    """Compare `result` (and perft 1..6) with the golden entry `name` of the JSON file `path`."""
+    with open(path, encoding="utf-8") as file:
+        expected = json.load(file)[name]
+    actual = golden_record(result, perft(result.rules, len(expected.get("perft", []))))
+    differences = [
+        f"{key}: golden {expected.get(key)!r}, now {actual.get(key)!r}"
+        for key in sorted(set(expected) | set(actual))
+        if expected.get(key) != actual.get(key)
+    ]
+    for line in differences:
+        print(f"{PROG}: golden mismatch: {line}", file=sys.stderr)
+    if differences:
+        return 1
+    print(f"{PROG}: matches the golden entry {name!r} of {path}", file=sys.stderr)
+    return 0
 
 
 def _run_perft(rules: Rules, args: argparse.Namespace) -> int:

@@ -275,3 +275,18 @@ def format_divide(counts: Sequence[tuple[Move, int]]) -> str:
     lines = [f"{move!r}: {count}" for move, count in counts]
     lines.append(f"total: {sum(count for _, count in counts)}")
     return "\n".join(lines)
+
+
+def golden_record(result: CheckResult, perft_counts: list[int]) -> dict[str, Any]:
+    """The numbers a golden file pins for a configuration: any rules change shows up in them."""
+    return {
+        "rules": rules_dict(result.rules),
+        "states": result.states,
+        "transitions": result.transitions,
+        "terminal_states": result.terminal_states,
+        "terminal_by_reason": dict(result.terminal_by_reason),
+        "chance_nodes": result.chance_nodes,
+        "max_depth": result.max_depth,
+        "longest_game": result.longest_game,
+        "perft": list(perft_counts),
+    }

@@ -1,0 +1,69 @@
+"""The exhaustive check of the small configuration, against the golden numbers (R1-R35).
+
+`make test` visits every reachable state of CONFIGS["small"], checking every invariant and
+transition property of RULES.md on each, and compares the counts with tests/golden/. A change
+of the rules changes these numbers: update the golden file deliberately, with RULES_VERSION.
+`make verify` does the same for the medium configuration.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hatsuden_rules import Rules, Tech
+from hatsuden_rules.modelcheck import CONFIGS, CheckResult, check, perft, required_events
+from hatsuden_rules.modelcheck._report import golden_record, rules_dict
+
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "modelcheck.json").read_text())
+
+
+@cache
+def small() -> CheckResult:
+    return check(CONFIGS["small"])
+
+
+def test_the_small_configuration_is_checked_completely_and_correct() -> None:
+    result = small()
+    assert result.result == "OK", result.violations
+    assert result.violations == ()
+    assert result.longest_game is not None  # the state graph is acyclic: every game ends (R25)
+
+
+def test_the_small_check_reaches_everything_it_must_non_vacuity() -> None:
+    result = small()
+    assert result.unreached == ()
+    reached = {name for name, count in result.events.items() if count > 0}
+    assert required_events(CONFIGS["small"]) <= reached
+    assert result.terminal_by_reason.keys() == {"FINAL_TURN", "STALL"}  # R24, R25
+
+
+def test_the_small_configuration_matches_its_golden_numbers() -> None:
+    expected = GOLDEN["small"]
+    assert golden_record(small(), perft(CONFIGS["small"], len(expected["perft"]))) == expected
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_golden_entries_describe_the_named_configurations(name: str) -> None:
+    entry: dict[str, Any] = GOLDEN[name]
+    assert entry["rules"] == rules_dict(CONFIGS[name])
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_perft_matches_the_golden_file(name: str) -> None:
+    expected = GOLDEN[name]["perft"]
+    assert perft(CONFIGS[name], len(expected)) == expected
+
+
+def test_required_events_follow_the_rules() -> None:
+    """Non-vacuity asks only for what the rules make possible (no Flip with one column)."""
+    assert "move Flip" not in required_events(CONFIGS["small"])
+    assert "move Flip" in required_events(CONFIGS["medium"])
+    no_techs = Rules(energies=2, max_value=1, copies=2, hand_size=1, city_demand=1, techs=())
+    events = required_events(no_techs)
+    assert not {"move Improve", "move DrawTech", "phase TECH"} & events
+    assert "move Downsize" in required_events(Rules(techs={Tech.DOWN}))
