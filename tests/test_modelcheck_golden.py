@@ -9,6 +9,7 @@ of the rules changes these numbers: update the golden file deliberately, with RU
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,19 @@ from typing import Any
 import pytest
 
 from hatsuden_rules import Rules, Tech
-from hatsuden_rules.modelcheck import CONFIGS, CheckResult, check, perft, required_events
+from hatsuden_rules.modelcheck import (
+    CONFIGS,
+    CheckResult,
+    check,
+    game_value,
+    perft,
+    required_events,
+)
 from hatsuden_rules.modelcheck._report import golden_record, rules_dict
 
-GOLDEN = json.loads((Path(__file__).parent / "golden" / "modelcheck.json").read_text())
+_FILE = json.loads((Path(__file__).parent / "golden" / "modelcheck.json").read_text())
+GOLDEN: dict[str, dict[str, Any]] = _FILE["configs"]
+VALUES: dict[str, str] = _FILE["values"]
 
 
 @cache
@@ -67,3 +77,19 @@ def test_required_events_follow_the_rules() -> None:
     events = required_events(no_techs)
     assert not {"move Improve", "move DrawTech", "phase TECH"} & events
     assert "move Downsize" in required_events(Rules(techs={Tech.DOWN}))
+
+
+def test_the_exact_value_of_the_small_game_is_golden() -> None:
+    """Backward induction under perfect information: P(player 0 wins) with perfect play."""
+    assert game_value(CONFIGS["small"]) == Fraction(VALUES["small"])
+
+
+def test_game_value_of_a_forced_game() -> None:
+    # One column (Solar), two Solar 1s, one each; demand 1, stall limit 1 (any turn without a
+    # placement ends the game, R25). Whatever player 0 does, player 1 answers by building its
+    # Solar 1 (or the game ends on a tie at once): generations and city points tie, and player 1
+    # wins tie-break 2 (R29). So player 0 never wins: the value is exactly 0.
+    tiny = Rules(
+        energies=1, max_value=1, copies=2, hand_size=1, city_demand=1, techs=(), stall_limit=1
+    )
+    assert game_value(tiny) == 0

@@ -3,13 +3,15 @@
 `check(rules)` visits every state reachable from `new_game(rules=rules)` in explicit chance
 mode, using the library's own `legal_moves`, `apply` and `chance_outcomes`, and checks the
 invariants and transition properties of RULES.md on each; a violation comes with the shortest
-move sequence that shows it. `perft` and `divide` count move paths (python-chess style).
+move sequence that shows it. `perft` and `divide` count move paths (python-chess style);
+`game_value` solves a reduced game exactly under perfect information.
 The command line is `hatsuden-check` or `python -m hatsuden_rules.modelcheck`.
 """
 
 from ._configs import CONFIGS
 from ._explore import CheckResult, Violation, check, divide, perft, required_events
 from ._properties import Problem, Properties, replay_problems
+from ._value import game_value
 
 __all__ = [
     "CONFIGS",
@@ -19,6 +21,7 @@ __all__ = [
     "Violation",
     "check",
     "divide",
+    "game_value",
     "perft",
     "replay_problems",
     "required_events",

@@ -24,6 +24,7 @@ from ._report import (
     rules_dict,
     rules_line,
 )
+from ._value import game_value
 
 __all__ = ["build_parser", "main", "rules_from_args"]
 
@@ -152,6 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="violations to keep (default 10)",
     )
     run.add_argument(
+        "--value",
+        action="store_true",
+        help="instead of checking: the exact probability that player 0 wins under perfect play"
+        " with perfect information (backward induction)",
+    )
+    run.add_argument(
         "--golden",
         metavar="FILE",
         help="with --config NAME: compare the counts (and perft 1..6) with FILE's entry for NAME;"
@@ -232,6 +239,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.perft is not None:
             return _run_perft(rules, args)
+        if args.value:
+            value = game_value(rules)
+            if args.json:
+                _emit(json.dumps({"rules": rules_dict(rules), "value": str(value)}))
+            else:
+                _emit(
+                    f"rules {rules_line(rules)}\nvalue for player 0: {value} = {float(value):.6f}"
+                )
+            return 0
         result = check(
             rules,
             max_states=args.max_states,
@@ -257,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _compare_golden(result: CheckResult, path: str, name: str) -> int:
     """Compare `result` (and perft 1..6) with the golden entry `name` of the JSON file `path`."""
     with open(path, encoding="utf-8") as file:
-        expected = json.load(file)[name]
+        expected = json.load(file)["configs"][name]
     actual = golden_record(result, perft(result.rules, len(expected.get("perft", []))))
     differences = [
         f"{key}: golden {expected.get(key)!r}, now {actual.get(key)!r}"
