@@ -144,3 +144,24 @@ def test_r31_tolerance_follows_city_demand() -> None:
     state = apply(state, Flip(cell(0, "S")))
     assert state.phase is Phase.DRAW
     assert state.row_supply(0, 0) == 4
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        STANDARD,
+        Rules(techs=()),
+        Rules(techs={Tech.DOWN, Tech.ACCUMULATOR}, tiebreak=Tiebreak.SUPPLY, stall_limit=None),
+        Rules(energies=2, max_value=2, copies=1, hand_size=1, city_demand=2),
+    ],
+)
+def test_r31_repr_is_canonical_and_evaluates_back(rules: Rules) -> None:
+    import hatsuden_rules
+
+    namespace = {name: getattr(hatsuden_rules, name) for name in hatsuden_rules.__all__}
+    text = repr(rules)
+    assert eval(text, namespace) == rules
+    listed = [t for t in Tech if t in rules.techs]
+    assert text.count("Tech.") == len(listed)
+    positions = [text.index(repr(t)) for t in listed]
+    assert positions == sorted(positions)  # canonical tech order (R3), whatever the hashes

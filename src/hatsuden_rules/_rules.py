@@ -79,7 +79,7 @@ def _check_stall(_: Any, attribute: Any, value: object) -> None:
         raise InvalidRulesError("stall_limit", f"must be None or an int >= 1, got {value!r} (R31)")
 
 
-@attrs.frozen(slots=True, cache_hash=True)
+@attrs.frozen(slots=True, cache_hash=True, repr=False)
 class Rules:
     """A rule set: the printed game (`STANDARD`) or a scaled-down variant for model checking (R31).
 
@@ -127,6 +127,18 @@ class Rules:
                 f"the deck of {deck} cards cannot deal two hands of {self.hand_size} (R31)",
             )
         object.__setattr__(self, "_tables", _Tables(self))
+
+    def __repr__(self) -> str:
+        # Techs in canonical order (R3), so the repr is the same in every process.
+        listed = ", ".join(repr(t) for t in self._tables.techs)
+        techs = f"frozenset({{{listed}}})" if listed else "frozenset()"
+        return (
+            f"Rules(energies={self.energies!r}, max_value={self.max_value!r}, "
+            f"copies={self.copies!r}, hand_size={self.hand_size!r}, "
+            f"city_demand={self.city_demand!r}, techs={techs}, "
+            f"tiebreak={self.tiebreak!r}, allow_retake_discard={self.allow_retake_discard!r}, "
+            f"stall_limit={self.stall_limit!r})"
+        )
 
     @property
     def energies_in_play(self) -> tuple[Energy, ...]:

@@ -7,6 +7,7 @@ import attrs
 from ._cards import Energy
 from ._enums import GameEnum
 from ._errors import InvalidInputError
+from ._rules import Tiebreak
 from ._state import GameState, top_value
 
 __all__ = ["Decision", "PlayerScore", "Score", "score"]
@@ -78,9 +79,13 @@ def score(state: GameState) -> Score:
     t = rules._tables
     width = len(t.energies)
     value = t.card_value
-    tops = [[top_value(raw, value) for raw in board] for board in state._boards]
-    generation = [tuple(top[e] + top[width + e] for e in range(width)) for top in tops]
-    supplies = [(sum(top[:width]), sum(top[width:])) for top in tops]
+    columns = range(width)
+    generation = []
+    supplies = []
+    for board in state._boards:
+        top = [top_value(raw, value) for raw in board]
+        generation.append(tuple([top[e] + top[width + e] for e in columns]))
+        supplies.append((sum(top[:width]), sum(top[width:])))
 
     energy_winners: list[int | None] = []
     energy_points = [0, 0]
@@ -91,14 +96,16 @@ def score(state: GameState) -> Score:
         if winner is not None:
             energy_points[winner] += 2 if state._smart is energy else 1  # R20
 
-    def city_points(row_supply: int) -> int:  # R28
-        if row_supply == rules.city_demand:
-            return 1
-        return -1 if row_supply <= rules.penalty_threshold else 0
-
+    demand = rules.city_demand
+    penalty = demand - 2
     sheets = []
     for player in (0, 1):
-        cities = sum(city_points(s) for s in supplies[player])
+        cities = 0
+        for row_supply in supplies[player]:  # R28
+            if row_supply == demand:
+                cities += 1
+            elif row_supply <= penalty:
+                cities -= 1
         sheets.append(
             PlayerScore(
                 energy_points=energy_points[player],
@@ -112,7 +119,7 @@ def score(state: GameState) -> Score:
     if first.total != second.total:  # R29
         winner, decided_by = (0 if first.total > second.total else 1), Decision.TOTAL
     else:
-        if rules.tiebreak.name == "SUPPLY":
+        if rules.tiebreak is Tiebreak.SUPPLY:
             a, b, decided_by = sum(first.row_supply), sum(second.row_supply), Decision.SUPPLY
         else:
             a, b, decided_by = first.city_points, second.city_points, Decision.CITY_POINTS
