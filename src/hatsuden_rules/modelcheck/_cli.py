@@ -153,6 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="violations to keep (default 10)",
     )
     run.add_argument(
+        "--symmetry",
+        action="store_true",
+        help="explore one state per orbit of the row swaps (a player's two cities are"
+        " interchangeable); counterexamples are still real move sequences",
+    )
+    run.add_argument(
         "--value",
         action="store_true",
         help="instead of checking: the exact probability that player 0 wins under perfect play"
@@ -229,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--divide needs --perft N")
     if args.golden is not None and args.config is None:
         parser.error("--golden needs --config NAME")
+    if args.golden is not None and args.symmetry:
+        parser.error("--golden counts the full state space: drop --symmetry")
     if args.max_depth is not None and args.max_depth < 0:
         parser.error(f"--max-depth: must be an int >= 0, got {args.max_depth}")
     try:
@@ -256,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_violations=args.max_violations,
             progress=None if args.quiet else _progress,
             progress_every=args.progress_every,
+            symmetry=args.symmetry,
         )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

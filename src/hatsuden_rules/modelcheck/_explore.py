@@ -25,8 +25,10 @@ from .. import (
     apply,
     legal_moves,
     new_game,
+    score,
 )
-from ._properties import Properties, Zones
+from ._properties import Properties, PropertyChecks, Zones
+from ._symmetry import canonical, map_move
 
 __all__ = ["CheckResult", "Violation", "check", "divide", "perft", "required_events"]
 
@@ -113,16 +115,6 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _path(parent: array[int], via: list[Move | None], node: int) -> tuple[Move, ...]:
-    moves: list[Move] = []
-    while node > 0:
-        move = via[node]
-        assert move is not None
-        moves.append(move)
-        node = parent[node]
-    return tuple(reversed(moves))
-
-
 def check(
     rules: Rules,
     *,
@@ -132,6 +124,9 @@ def check(
     max_violations: int = 10,
     progress: Callable[[str], None] | None = None,
     progress_every: float = 5.0,
+    symmetry: bool = False,
+    on_state: Callable[[GameState], None] | None = None,
+    properties: PropertyChecks | None = None,
 ) -> CheckResult:
     """Explore every state reachable from `new_game(rules=rules)` in explicit chance mode.
 
@@ -139,14 +134,29 @@ def check(
     transition properties (see `_properties`); violations come with the shortest path. The graph
     is then checked for cycles (termination), and its longest game is measured.
 
+    Args:
+        rules: The rule set to explore.
+        max_states: Stop (TRUNCATED) once this many states are known.
+        max_depth: Do not expand states at this depth (TRUNCATED if any is left unexpanded).
+        max_seconds: Stop (TRUNCATED) after this long.
+        max_violations: Keep at most this many violations.
+        progress: Called with a progress line every `progress_every` seconds.
+        progress_every: Seconds between progress lines.
+        symmetry: Explore one state per orbit of the row swaps (see `_symmetry`); paths of
+            violations are mapped back to real move sequences.
+        on_state: Called with every state as it is expanded (for tests and statistics).
+        properties: The property checks to run (default: `Properties(rules)`).
+
     Example:
-        >>> from hatsuden_rules.modelcheck import CONFIGS
-        >>> result = check(CONFIGS["small"])
-        >>> result.result, result.states > 100_000, result.violations
-        ('OK', True, ())
+        >>> from hatsuden_rules import Rules
+        >>> tiny = Rules(energies=1, max_value=2, copies=2, hand_size=1, city_demand=1,
+        ...              techs=(), stall_limit=1)
+        >>> result = check(tiny)
+        >>> result.result, result.states, result.violations
+        ('OK', 1617, ())
     """
     start = time.perf_counter()
-    properties = Properties(rules)
+    properties = properties if properties is not None else Properties(rules)
     zones = properties.zones
     state_violations = properties.state_violations
     transition_violations = properties.transition_violations
@@ -154,6 +164,7 @@ def check(
     index: dict[GameState, int] = {root: 0}
     states: list[GameState] = [root]
     parent = array("q", [-1])
+    masks = bytearray(1)  # row swaps turning the real state into the stored one (symmetry)
     via: list[Move | None] = [None]
     depth = array("l", [0])
     edges = array("q")
@@ -170,6 +181,23 @@ def check(
         if len(violations) < max_violations:
             violations.append(Violation(rule, message, path))
 
+    def real_path(node: int) -> tuple[Move, ...]:
+        """The moves from `new_game()` to `node`, as a real game plays them."""
+        nodes = []
+        while node > 0:
+            nodes.append(node)
+            node = parent[node]
+        moves = []
+        for j in reversed(nodes):
+            move = via[j]
+            assert move is not None
+            p = parent[j]
+            moves.append(map_move(move, states[p].current_player, masks[p]))
+        return tuple(moves)
+
+    def real_move(node: int, move: Move) -> Move:
+        return map_move(move, states[node].current_player, masks[node])
+
     i = 0
     while i < len(states):
         state = states[i]
@@ -179,16 +207,16 @@ def check(
             offsets.append(len(edges))
             i += 1
             continue
+        if on_state is not None:
+            on_state(state)
         moves = legal_moves(state)
         zb = fresh.pop(i, None) or zones(state)
         events[f"phase {state.phase.name}"] += 1
         if state.phase is Phase.CHANCE:
             chance_nodes += 1
         for rule, message in state_violations(state, moves, zb):
-            found(rule, message, _path(parent, via, i))
+            found(rule, message, real_path(i))
         if state.is_over:
-            from .. import score
-
             assert state.end_reason is not None
             terminal[state.end_reason.name] += 1
             events[f"end {state.end_reason.name}"] += 1
@@ -196,25 +224,32 @@ def check(
         for move in moves:
             events[f"move {type(move).__name__}"] += 1
             try:
-                child = apply(state, move)
+                after = apply(state, move)
             except IllegalMoveError as error:
-                found("R35", f"a legal move was refused: {error}", (*_path(parent, via, i), move))
+                found(
+                    "R35",
+                    f"a legal move was refused: {error}",
+                    (*real_path(i), real_move(i, move)),
+                )
                 continue
+            child, swaps = canonical(after) if symmetry else (after, 0)
             j = index.get(child)
-            za = fresh.get(j) if j is not None else None
+            za = fresh.get(j) if j is not None and not swaps else None
             if za is None:
-                za = zones(child)
+                za = zones(after)
             if j is None:
                 j = len(states)
                 index[child] = j
                 states.append(child)
                 parent.append(i)
+                masks.append(masks[i] ^ swaps)
                 via.append(move)
                 depth.append(d + 1)
-                fresh[j] = za  # reused when `child` is expanded
+                if not swaps:
+                    fresh[j] = za  # reused when `child` is expanded
             edges.append(j)
-            for rule, message in transition_violations(state, move, child, zb, za):
-                found(rule, message, (*_path(parent, via, i), move))
+            for rule, message in transition_violations(state, move, after, zb, za):
+                found(rule, message, (*real_path(i), real_move(i, move)))
         offsets.append(len(edges))
         i += 1
         if max_states is not None and len(states) > max_states:
@@ -235,8 +270,11 @@ def check(
     if not truncated:
         cycle = _find_cycle(len(states), offsets, edges)
         if isinstance(cycle, list):
-            prefix = _path(parent, via, cycle[0])
-            loop = tuple(_edge_move(states, a, b) for a, b in itertools.pairwise(cycle))
+            prefix = real_path(cycle[0])
+            loop = tuple(
+                real_move(a, _edge_move(states, a, b, symmetry))
+                for a, b in itertools.pairwise(cycle)
+            )
             found("R25", f"a cycle of {len(loop)} moves: the game need not end", prefix + loop)
         else:
             longest = cycle
@@ -266,9 +304,10 @@ def check(
     )
 
 
-def _edge_move(states: list[GameState], a: int, b: int) -> Move:
+def _edge_move(states: list[GameState], a: int, b: int, symmetry: bool) -> Move:
     for move in legal_moves(states[a]):
-        if apply(states[a], move) == states[b]:
+        after = apply(states[a], move)
+        if (canonical(after)[0] if symmetry else after) == states[b]:
             return move
     raise AssertionError("no move joins two consecutive states of a cycle")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from .. import (
     Card,
@@ -46,6 +46,7 @@ from .. import (
 __all__ = [
     "Problem",
     "Properties",
+    "PropertyChecks",
     "Zones",
     "replay_problems",
     "state_violations",
@@ -95,6 +96,26 @@ _MAY_CHANGE: dict[type, tuple[str, ...]] = {
     Deal: ("deck",),
     DealTech: ("tech_deck",),
 }
+
+
+class PropertyChecks(Protocol):
+    """What `check` runs on every state and transition (`Properties` is the standard one)."""
+
+    def zones(self, state: GameState) -> Zones:
+        """Every zone of `state`."""
+        ...
+
+    def state_violations(
+        self, state: GameState, moves: Sequence[Move], z: Zones
+    ) -> Iterator[Problem]:
+        """Every invariant `state` breaks."""
+        ...
+
+    def transition_violations(
+        self, before: GameState, move: Move, after: GameState, zb: Zones, za: Zones
+    ) -> Iterator[Problem]:
+        """Every rule the step breaks."""
+        ...
 
 
 def _tech_index(tech: Tech) -> int:
