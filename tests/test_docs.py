@@ -17,8 +17,9 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 MODULES = sorted(
     [hatsuden_rules.__name__]
     + [
-        f"{hatsuden_rules.__name__}.{info.name}"
-        for info in pkgutil.iter_modules(hatsuden_rules.__path__)
+        info.name
+        for info in pkgutil.walk_packages(hatsuden_rules.__path__, f"{hatsuden_rules.__name__}.")
+        if not info.name.endswith("__main__")
     ]
 )
 
