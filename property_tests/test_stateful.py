@@ -10,7 +10,10 @@ is checked by the `Referee` (R6-R26) and for purity and determinism (R35).
 
 from __future__ import annotations
 
-from hypothesis import event, settings
+from collections import Counter
+from typing import ClassVar
+
+from hypothesis import event, settings, target
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -18,6 +21,7 @@ from hypothesis.stateful import (
     invariant,
     precondition,
     rule,
+    run_state_machine_as_test,
 )
 
 from hatsuden_rules import (
@@ -82,8 +86,17 @@ modes = st.none() | st.integers()
 class HatsudenMachine(RuleBasedStateMachine):
     """Plays games through the public API, checking every invariant after every step."""
 
+    #: Where a test collects the run's statistics (None: only Hypothesis's `event` reports).
+    tally: ClassVar[Counter[str] | None] = None
+
+    def _note(self, name: str) -> None:
+        event(name)
+        if self.tally is not None:
+            self.tally[name] += 1
+
     def __init__(self) -> None:
         super().__init__()
+        self.overflows = 0
         self.state: GameState
         self.twin: GameState
         self.legal: tuple[Move, ...] = ()
@@ -100,6 +113,7 @@ class HatsudenMachine(RuleBasedStateMachine):
         self.referee = Referee(self.state)
         self.legal = legal_moves(self.state)
         self.plies = 0
+        self.overflows = 0
         self.shadow = None
         if seed is not None:
             self.shadow, self.rng = resolve_with_sampler(new_game(None, rules), seed & MASK)
@@ -114,7 +128,7 @@ class HatsudenMachine(RuleBasedStateMachine):
     @rule(rules=valid_rules(stall=False), seed=modes)
     def restart(self, rules: Rules, seed: int | None) -> None:
         """R26: once a game is over, start another."""
-        event(f"end: {self.state.end_reason}")
+        self._note(f"end: {self.state.end_reason}")
         self._start(rules, seed)
 
     # -- moves ----------------------------------------------------------------------------------
@@ -131,9 +145,12 @@ class HatsudenMachine(RuleBasedStateMachine):
         self.plies += 1
         if self.shadow is not None:
             self.shadow, self.rng = resolve_with_sampler(apply(self.shadow, move), self.rng)
-        event(f"move: {type(move).__name__}")
-        if after.phase is Phase.OVERFLOW:
-            event("reached OVERFLOW")
+        self._note(f"move: {type(move).__name__}")
+        if after.phase is Phase.OVERFLOW and before.phase is not Phase.OVERFLOW:
+            self.overflows += 1
+            self._note("reached OVERFLOW")
+        if after.is_over:
+            self._note(f"end: {after.end_reason}")
 
     def _play_one_of(self, data: st.DataObject, kinds: tuple[type, ...]) -> None:
         self._play(data.draw(st.sampled_from(self._of(kinds)), label="move"))
@@ -222,9 +239,11 @@ class HatsudenMachine(RuleBasedStateMachine):
             check_rejected(self.state, move, self.twin)
 
     def teardown(self) -> None:
-        """Statistics: how far the run got."""
+        """Statistics: how far the run got; steer the search to long games and many overflows."""
         steps = self.plies
         event("plies in the last game", "0" if not steps else f"{10 ** len(str(steps)) // 10}+")
+        target(float(steps), label="plies in the last game")
+        target(float(self.overflows), label="overflows in the last game")
 
     # -- invariants -----------------------------------------------------------------------------
 
@@ -281,3 +300,30 @@ HatsudenMachine.TestCase.settings = settings(
     stateful_step_count=settings().stateful_step_count,
 )
 TestHatsudenMachine = HatsudenMachine.TestCase
+
+
+# Every kind of player move, and both ends of a game (R9-R25).
+EXPECTED = {
+    f"move: {kind.__name__}" for kind in (*BUILD, *DISCARD_OR_PASS, *TECH, *FLIP, *DRAW, *PLACE)
+}
+EXPECTED |= {"move: Deal", "move: DealTech", "end: EndReason.FINAL_TURN", "end: EndReason.STALL"}
+
+
+def test_statistics_show_every_move_kind_and_both_end_conditions() -> None:
+    """Non-vacuity of the machine: a derandomized run reaches every kind of move and both ends."""
+
+    class Counting(HatsudenMachine):
+        tally: ClassVar[Counter[str] | None] = Counter()
+
+    run_state_machine_as_test(
+        Counting,
+        settings=settings(
+            max_examples=60,  # fixed: the same derandomized run under every profile
+            stateful_step_count=80,
+            derandomize=True,
+            database=None,
+            deadline=None,
+        ),
+    )
+    assert Counting.tally is not None
+    assert set(Counting.tally) >= EXPECTED, EXPECTED - set(Counting.tally)
