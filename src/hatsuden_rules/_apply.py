@@ -271,7 +271,7 @@ def _placed(
     player = state.current_player
     boards = state._boards
     board = boards[player]
-    board = (*board[:cell], raw, *board[cell + 1 :])
+    board = (*board[:cell], raw, *board[cell + 1 :])  # _put and _pair, inlined: the hot path
     if next_phase is _TECH and not state._tech_deck:  # R17: no tech card left to draw
         next_phase = None
     if next_phase is None:
@@ -439,7 +439,9 @@ def _plant_at(state: GameState, move: Move, cell: int, rule: str, verb: str) -> 
     if not raw:
         _illegal(state, move, rule, f"{verb} needs a plant, and {state.rules.cells[cell]} is empty")
     if raw[0] & FACE_DOWN:
-        _illegal(state, move, rule, f"{verb} needs a plant; a pylon can never be built on (R14)")
+        _illegal(
+            state, move, rule, f"{verb} needs a plant, and {state.rules.cells[cell]} is a pylon"
+        )
     return raw
 
 
