@@ -11,9 +11,22 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
+import attrs
+
 from .. import Rules, Tech
 
 __all__ = ["CONFIGS"]
+
+_MEDIUM: Final = Rules(
+    energies=2,
+    max_value=2,
+    copies=1,
+    hand_size=1,
+    city_demand=2,
+    techs=frozenset({Tech.SMART}),
+    allow_retake_discard=False,
+    stall_limit=2,
+)
 
 #: The configurations `hatsuden-check --config NAME` knows, smallest first.
 CONFIGS: Final = MappingProxyType(
@@ -32,25 +45,8 @@ CONFIGS: Final = MappingProxyType(
         ),
         # `make verify`: two energies, cards 1-2 once, Smart; overflow and flips, tech draws,
         # Improve, both end conditions, both tie-breaks.
-        "medium": Rules(
-            energies=2,
-            max_value=2,
-            copies=1,
-            hand_size=1,
-            city_demand=2,
-            techs=frozenset({Tech.SMART}),
-            allow_retake_discard=False,
-            stall_limit=2,
-        ),
+        "medium": _MEDIUM,
         # `make verify-big`: the medium game with all four tech cards.
-        "large": Rules(
-            energies=2,
-            max_value=2,
-            copies=1,
-            hand_size=1,
-            city_demand=2,
-            allow_retake_discard=False,
-            stall_limit=2,
-        ),
+        "large": attrs.evolve(_MEDIUM, techs=frozenset(Tech)),
     }
 )
