@@ -130,22 +130,37 @@ class Properties:
         self._full_deck = Counter(dict.fromkeys(rules.cards, rules.copies))
         self._all_techs = sorted(rules.techs, key=_tech_index)
         self._boards: dict[object, Board] = {}
+        self._cards: dict[object, tuple[Card, ...]] = {}
         self._facts: dict[tuple[object, object, Energy | None], _GridFacts] = {}
+        self._conserved: dict[tuple[object, ...], bool] = {}
 
     def zones(self, state: GameState) -> Zones:
         """Every zone of `state`."""
-        raw = state._boards  # a memo key only: the grids as the state stores them
-        board0 = self._boards.get(raw[0])
+        # Memo keys only: the zones as the state stores them, shared by many states.
+        boards, hands, memo = state._boards, state._hands, self._cards
+        board0 = self._boards.get(boards[0])
         if board0 is None:
-            board0 = self._boards[raw[0]] = state.board(0)
-        board1 = self._boards.get(raw[1])
+            board0 = self._boards[boards[0]] = state.board(0)
+        board1 = self._boards.get(boards[1])
         if board1 is None:
-            board1 = self._boards[raw[1]] = state.board(1)
+            board1 = self._boards[boards[1]] = state.board(1)
+        hand0 = memo.get(hands[0])
+        if hand0 is None:
+            hand0 = memo[hands[0]] = state.hand(0)
+        hand1 = memo.get(hands[1])
+        if hand1 is None:
+            hand1 = memo[hands[1]] = state.hand(1)
+        deck = memo.get(state._deck)
+        if deck is None:
+            deck = memo[state._deck] = state.deck
+        discards = memo.get(state._discards)
+        if discards is None:
+            discards = memo[state._discards] = state.discards
         return Zones(
-            state.hand(0),
-            state.hand(1),
-            state.deck,
-            state.discards,
+            hand0,
+            hand1,
+            deck,
+            discards,
             board0,
             board1,
             state.tech_deck,
@@ -220,11 +235,15 @@ class Properties:
         rules = self.rules
         facts = self._grid_facts(state, z)
         # R2-R4: every plant card is in exactly one place; a flipped stack keeps its cards.
-        cards = facts.cards.copy()
-        for zone in (z.hand0, z.hand1, z.deck, z.discards):
-            cards.update(zone)
-        if cards != self._full_deck:
-            yield "R4", f"plant cards are not conserved: {sorted(cards.items(), key=str)}"
+        key = (state._hands, state._deck, state._discards, state._boards)
+        conserved = self._conserved.get(key)
+        if conserved is None:
+            cards = facts.cards.copy()
+            for zone in (z.hand0, z.hand1, z.deck, z.discards):
+                cards.update(zone)
+            conserved = self._conserved[key] = cards == self._full_deck
+        if not conserved:
+            yield "R4", f"plant cards are not conserved: {z}"
         techs = [*z.tech_deck, *z.tech_hand0, *z.tech_hand1, *facts.techs]
         techs += [Tech.ACCUMULATOR] * (z.accumulator is not None)
         techs += [Tech.SMART] * (z.smart is not None)
