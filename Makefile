@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly clean
+.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly mutation clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,5 +44,10 @@ verify-big: $(STAMP) ## Every reachable state of the large configuration (all fo
 nightly: $(STAMP) ## The property tests with many more examples (Hypothesis "nightly" profile).
 	HYPOTHESIS_PROFILE=nightly $(PY) -m pytest property_tests
 
+mutation: $(STAMP) ## Mutation testing of the rules core with mutmut (slow; see VERIFICATION.md).
+	$(PY) -m pip install --quiet -e '.[dev,mutation]'
+	$(PY) -m mutmut run --max-children 2 || true
+	$(PY) -m mutmut results
+
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist mutants
