@@ -307,21 +307,22 @@ def test_r18_r19_r21_placements_and_flips() -> None:
 
 
 def test_r19_r21_an_accumulator_placed_earlier_sets_the_tolerance_of_later_flips() -> None:
-    # Demand 2: tolerance 3, with the Accumulator 4. S4 + G1 + ... in a 3-column row.
+    # Demand 4: tolerance 5, with the Accumulator 6. Row 0 gets S4, G2, then W4 (10).
     rules = Rules(
         energies=3, max_value=4, copies=2, hand_size=2, city_demand=4, techs={Tech.ACCUMULATOR}
     )
-    state = deal([card("S4"), card("G1")], [card("W1"), card("W2")], rules)
+    state = deal([card("S4"), card("G2")], [card("W1"), card("W2")], rules)
     state = take_tech(play(state, Construct(card("S4"), cell(0, "S"))), Tech.ACCUMULATOR)
     state = play(state, PlaceAccumulator(0))
     state = draw(state, card("W4"))
     state = play(state, Discard(card("W1")), DrawFromDiscard(card("W1")))
-    state = draw(play(state, Construct(card("G1"), cell(0, "G"))), card("W3"))  # row 0: 5 of 6
+    state = draw(play(state, Construct(card("G2"), cell(0, "G"))), card("W3"))  # row 0: 6 of 6
     state = play(state, Discard(card("W1")), DrawFromDiscard(card("W1")))
-    over = apply(state, Construct(card("W4"), cell(0, "W")))  # 9 > 6
-    assert over.row_supply(0, 0) == 9
+    over = apply(state, Construct(card("W4"), cell(0, "W")))  # 10 > 6
+    assert over.row_supply(0, 0) == 10
     assert over.tolerance(0, 0) == 6
-    after = apply(over, Flip(cell(0, "S")))  # 5 <= 6 with the Accumulator: done
+    after = apply(over, Flip(cell(0, "S")))  # 6: over 5, but within 6 with the Accumulator
+    assert after.row_supply(0, 0) == 6
     assert after.phase.name == "DRAW"
 
 
