@@ -355,6 +355,12 @@ def test_r6_deal() -> None:
     illegal(
         state, Deal(card("S1")), "R6", "no Card(energy=Energy.SOLAR, value=1) is left in the deck"
     )
+    illegal(
+        state,
+        Deal(Card(W, 1)),
+        "R2",
+        "Card(energy=Energy.WIND, value=1) is not a card in play under these rules",
+    )
 
 
 def _bad(value: object) -> Any:
@@ -388,10 +394,10 @@ MALFORMED: list[tuple[Callable[[], object], type[InvalidInputError], str, str]] 
         "expected a move, got str 'Pass'",
     ),
     (
-        lambda: legal_moves(_bad(None)),
+        lambda: legal_moves(_bad("x")),
         InvalidInputError,
         "state",
-        "expected a GameState, got NoneType",
+        "expected a GameState, got str",
     ),
     (lambda: chance_outcomes(_bad(1)), InvalidInputError, "state", "expected a GameState, got int"),
     (lambda: score(_bad(())), InvalidInputError, "state", "expected a GameState, got tuple"),
