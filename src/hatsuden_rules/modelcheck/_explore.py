@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import itertools
 import resource
-import sys
 import time
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import attrs
 
@@ -357,11 +356,25 @@ def perft(rules: Rules, depth: int) -> list[int]:
 
     Example:
         >>> from hatsuden_rules import Rules
-        >>> perft(Rules(), 2)  # 20 distinct first cards; then 20 again, or 19 after a single copy
+        >>> perft(Rules(), 2)  # 20 distinct cards, still 20 after one copy of any is dealt
         [20, 400]
     """
+    return _path_counts(new_game(rules=rules), depth)
+
+
+def divide(rules: Rules, depth: int) -> list[tuple[Move, int]]:
+    """For each first move, the number of move paths of length `depth` that start with it."""
+    root = new_game(rules=rules)
+    return [
+        (move, _path_counts(apply(root, move), depth - 1)[-1] if depth > 1 else 1)
+        for move in legal_moves(root)
+    ]
+
+
+def _path_counts(root: GameState, depth: int) -> list[int]:
+    """Paths of each length 1..depth from `root`, merging transpositions layer by layer."""
     counts: list[int] = []
-    layer: dict[GameState, int] = {new_game(rules=rules): 1}
+    layer: dict[GameState, int] = {root: 1}
     for _ in range(depth):
         following: dict[GameState, int] = {}
         paths = 0
@@ -373,36 +386,3 @@ def perft(rules: Rules, depth: int) -> list[int]:
         counts.append(paths)
         layer = following
     return counts
-
-
-def divide(rules: Rules, depth: int) -> list[tuple[Move, int]]:
-    """For each first move, the number of move paths of length `depth` that start with it."""
-    root = new_game(rules=rules)
-    result = []
-    for move in legal_moves(root):
-        child = apply(root, move)
-        if depth <= 1:
-            result.append((move, 1))
-            continue
-        result.append((move, _paths_from(child, depth - 1)))
-    return result
-
-
-def _paths_from(state: GameState, depth: int) -> int:
-    layer: dict[GameState, int] = {state: 1}
-    for _ in range(depth - 1):
-        following: dict[GameState, int] = {}
-        for s, n in layer.items():
-            for move in legal_moves(s):
-                child = apply(s, move)
-                following[child] = following.get(child, 0) + n
-        layer = following
-    return sum(n * len(legal_moves(s)) for s, n in layer.items())
-
-
-def _stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
-def _iter_moves(moves: Iterable[Move]) -> str:
-    return ", ".join(repr(m) for m in moves)
