@@ -49,9 +49,6 @@ __all__ = [
     "PropertyChecks",
     "Zones",
     "replay_problems",
-    "state_violations",
-    "transition_violations",
-    "zones",
 ]
 
 Problem = tuple[str, str]  # (rule, message)
@@ -328,23 +325,6 @@ class Properties:
             and after.end_triggered_by != before.end_triggered_by
         ):
             yield "R24", "the end trigger changed once set"
-
-
-def zones(state: GameState) -> Zones:
-    """Every zone of `state` (no memo)."""
-    return Properties(state.rules).zones(state)
-
-
-def state_violations(state: GameState, moves: Sequence[Move], z: Zones) -> Iterator[Problem]:
-    """Every invariant of RULES.md that `state` breaks (see `Properties.state_violations`)."""
-    return Properties(state.rules).state_violations(state, moves, z)
-
-
-def transition_violations(
-    before: GameState, move: Move, after: GameState, zb: Zones, za: Zones
-) -> Iterator[Problem]:
-    """Every rule the step breaks (see `Properties.transition_violations`)."""
-    return Properties(before.rules).transition_violations(before, move, after, zb, za)
 
 
 def replay_problems(rules: Rules, moves: Sequence[Move]) -> list[Problem]:
