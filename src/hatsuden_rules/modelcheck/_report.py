@@ -8,6 +8,8 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import attrs
+
 import hatsuden_rules
 
 from .. import Move, Rules, Tech
@@ -26,17 +28,7 @@ __all__ = [
     "rules_line",
 ]
 
-_RULE_FIELDS = (
-    "energies",
-    "max_value",
-    "copies",
-    "hand_size",
-    "city_demand",
-    "techs",
-    "tiebreak",
-    "allow_retake_discard",
-    "stall_limit",
-)
+_RULE_FIELDS = tuple(field.name for field in attrs.fields(Rules) if field.init)
 
 
 def _sorted_techs(techs: Iterable[Tech]) -> list[Tech]:

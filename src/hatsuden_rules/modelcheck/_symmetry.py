@@ -71,9 +71,7 @@ def map_move(move: Move, mover: int, mask: int) -> Move:
     """`move` by `mover` seen through the swaps `mask` (its own inverse)."""
     if not mask >> mover & 1:
         return move
-    if isinstance(move, Construct):
-        return attrs.evolve(move, cell=_other_row(move.cell))
-    if isinstance(move, Improve | Downsize | BuildPylon):
+    if isinstance(move, Construct | Improve | Downsize | BuildPylon):
         return attrs.evolve(move, cell=_other_row(move.cell))
     if isinstance(move, Flip):
         return Flip(_other_row(move.cell))

@@ -41,22 +41,25 @@ def game_value(rules: Rules) -> Fraction:
     if rules.stall_limit is None:
         raise InvalidInputError("rules", "stall_limit=None: without the stall rule no value exists")
     values: dict[GameState, Fraction] = {}
-    # An explicit stack instead of recursion: (state, expanded?).
-    stack: list[tuple[GameState, bool]] = [(new_game(rules=rules), False)]
+    # Children of the states whose value waits for theirs (each state is expanded once).
+    waiting: dict[GameState, list[tuple[GameState, Fraction]]] = {}
+    stack = [new_game(rules=rules)]  # an explicit stack instead of recursion
     while stack:
-        state, expanded = stack.pop()
+        state = stack.pop()
         if state in values:
             continue
         if state.phase is Phase.GAME_OVER:
             values[state] = Fraction(1 if score(state).winner == 0 else 0)
             continue
-        if state.phase is Phase.CHANCE:
-            children = [(apply(state, move), p) for move, p in chance_outcomes(state)]
-        else:
-            children = [(apply(state, move), Fraction(1)) for move in legal_moves(state)]
-        if not expanded:
-            stack.append((state, True))
-            stack.extend((child, False) for child, _ in children if child not in values)
+        children = waiting.pop(state, None)
+        if children is None:
+            if state.phase is Phase.CHANCE:
+                children = [(apply(state, move), p) for move, p in chance_outcomes(state)]
+            else:
+                children = [(apply(state, move), Fraction(1)) for move in legal_moves(state)]
+            waiting[state] = children
+            stack.append(state)  # again, once its children have values
+            stack.extend(child for child, _ in children if child not in values)
             continue
         if state.phase is Phase.CHANCE:
             values[state] = sum((p * values[child] for child, p in children), Fraction(0))
