@@ -103,6 +103,9 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
         None,
         None,
         None,
+        ((), ()),
+        (),
+        (),
     )
     if seed is None:
         return state
@@ -134,6 +137,9 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
         None,
         None,
         rng,
+        ((), ()),
+        (),
+        (),
     )
 
 
@@ -225,6 +231,26 @@ def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     return cards[:k] + cards[k + 1 :]
 
 
+def _forget(known: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """Known cards after `card` was played face up from the hand (R36)."""
+    return _remove(known, card) if card in known else known
+
+
+def _blur(known: tuple[int, ...]) -> tuple[int, ...]:
+    """Known cards after a hidden play from the hand: any of them may be the card (R36).
+
+    Only what is certain remains: one copy fewer of each distinct known card. This depends on the
+    known cards alone, never on the hidden card, so it cannot leak it.
+    """
+    out: list[int] = []
+    previous = -1
+    for card in known:
+        if card == previous:
+            out.append(card)
+        previous = card
+    return tuple(out)
+
+
 def _pair(pair: tuple[_T, _T], player: int, value: _T) -> tuple[_T, _T]:
     return (value, pair[1]) if player == 0 else (pair[0], value)
 
@@ -262,6 +288,8 @@ def _placed(
     raw: tuple[int, ...],
     tech_hands: tuple[frozenset[Tech], frozenset[Tech]],
     next_phase: Phase | None,
+    move: Move,
+    hidden: bool,
 ) -> GameState:
     """The state after an ACTION put a card on `cell` (R9).
 
@@ -276,6 +304,10 @@ def _placed(
         next_phase = None
     if next_phase is None:
         next_phase = _settle(state, board, cell, state._accumulator)  # R21
+    known = state._known
+    if known[player]:  # R36: what the opponent still knows of this hand
+        mine = _blur(known[player]) if hidden else _forget(known[player], raw[-1])
+        known = (mine, known[1]) if player == 0 else (known[0], mine)
     return GameState(
         state.rules,
         next_phase,
@@ -295,10 +327,15 @@ def _placed(
         state._end_trigger,
         None,
         state._rng,
+        known,
+        (*state._this_turn, move),
+        state._last_turn,
     )
 
 
-def _with_phase(state: GameState, phase: Phase, chance: Chance | None = None) -> GameState:
+def _with_phase(
+    state: GameState, move: Move, phase: Phase, chance: Chance | None = None
+) -> GameState:
     return GameState(
         state.rules,
         phase,
@@ -318,6 +355,9 @@ def _with_phase(state: GameState, phase: Phase, chance: Chance | None = None) ->
         state._end_trigger,
         None,
         state._rng,
+        state._known,
+        (*state._this_turn, move),
+        state._last_turn,
     )
 
 
@@ -327,8 +367,13 @@ def _end_turn(
     deck: tuple[int, ...],
     discards: tuple[int, ...],
     rng: int | None,
+    turn: tuple[Move, ...],
+    known: tuple[tuple[int, ...], tuple[int, ...]],
 ) -> GameState:
-    """End the turn (R23): stall counter, end trigger or game over, change of player."""
+    """End the turn (R23): stall counter, end trigger or game over, change of player.
+
+    `turn` is the whole turn's log, its last move included (R36).
+    """
     player = state.current_player
     stall = 0 if state._played is not None else state._stall + 1  # R23, R25
     trigger = state._end_trigger
@@ -359,10 +404,15 @@ def _end_turn(
         trigger,
         reason,
         rng,
+        known,
+        (),
+        turn,
     )
 
 
-def _receive_tech(state: GameState, tech: Tech, rng: int | None) -> GameState:
+def _receive_tech(
+    state: GameState, tech: Tech, rng: int | None, turn: tuple[Move, ...]
+) -> GameState:
     """The tech card reaches the tech hand; then the overflow check (R17, R21)."""
     player = state.current_player
     played = state._played
@@ -386,6 +436,9 @@ def _receive_tech(state: GameState, tech: Tech, rng: int | None) -> GameState:
         state._end_trigger,
         None,
         rng,
+        state._known,
+        turn,
+        state._last_turn,
     )
 
 
@@ -431,6 +484,9 @@ def _place_tech(
         state._end_trigger,
         None,
         state._rng,
+        state._known,
+        (*state._this_turn, move),
+        state._last_turn,
     )
 
 
@@ -483,9 +539,9 @@ def _construct(state: GameState, move: Construct) -> GameState:
         if Tech.SECRET_BUILD not in held:
             _illegal(state, move, "R11", "a secret Construct needs Secret Build in the tech hand")
         tech_hands = _pair(tech_hands, player, held - {Tech.SECRET_BUILD})
-        return _placed(state, hand, c, (SECRET, i), tech_hands, _TECH)  # R17 (b)
+        return _placed(state, hand, c, (SECRET, i), tech_hands, _TECH, move, True)  # R17 (b)
     top = t.card_value[i] == state.rules.max_value
-    return _placed(state, hand, c, (0, i), tech_hands, _TECH if top else None)  # R17 (a)
+    return _placed(state, hand, c, (0, i), tech_hands, _TECH if top else None, move, False)
 
 
 def _improve(state: GameState, move: Improve) -> GameState:
@@ -505,7 +561,8 @@ def _improve(state: GameState, move: Improve) -> GameState:
             f"({value[i]} on {value[raw[-1]]})",
         )
     top = value[i] == state.rules.max_value
-    return _placed(state, hand, c, (*raw, i), state._tech_hands, _TECH if top else None)
+    next_phase = _TECH if top else None  # R17 (a)
+    return _placed(state, hand, c, (*raw, i), state._tech_hands, next_phase, move, False)
 
 
 def _downsize(state: GameState, move: Downsize) -> GameState:
@@ -530,7 +587,8 @@ def _downsize(state: GameState, move: Downsize) -> GameState:
         )
     tech_hands = _pair(state._tech_hands, player, held - {Tech.DOWN})
     # R21: a lower top never raises the row, so no overflow check.
-    return _placed(state, hand, c, (raw[0] | DOWNSIZED, *raw[1:], i), tech_hands, _DRAW)
+    raw = (raw[0] | DOWNSIZED, *raw[1:], i)
+    return _placed(state, hand, c, raw, tech_hands, _DRAW, move, False)
 
 
 def _build_pylon(state: GameState, move: BuildPylon) -> GameState:
@@ -541,7 +599,7 @@ def _build_pylon(state: GameState, move: BuildPylon) -> GameState:
     if state._boards[state.current_player][c]:
         _illegal(state, move, "R14", f"{move.cell} is occupied: a pylon needs an empty cell")
     # R21: a pylon is worth 0 and never raises the row.
-    return _placed(state, hand, c, (FACE_DOWN, i), state._tech_hands, _DRAW)
+    return _placed(state, hand, c, (FACE_DOWN, i), state._tech_hands, _DRAW, move, True)
 
 
 def _discard(state: GameState, move: Discard) -> GameState:
@@ -569,6 +627,9 @@ def _discard(state: GameState, move: Discard) -> GameState:
         state._end_trigger,
         None,
         state._rng,
+        _pair(state._known, player, _forget(state._known[player], i)),  # R36
+        (*state._this_turn, move),
+        state._last_turn,
     )
 
 
@@ -577,7 +638,7 @@ def _pass(state: GameState, move: Pass) -> GameState:
         _wrong_phase(state, move, _ACTION)
     if state._hands[state.current_player]:
         _illegal(state, move, "R16", "Pass is legal only with an empty hand")
-    return _with_phase(state, _DRAW)
+    return _with_phase(state, move, _DRAW)
 
 
 # -- TECH (R17) -----------------------------------------------------------------------------------
@@ -599,10 +660,12 @@ def _draw_tech(state: GameState, move: DrawTech) -> GameState:
         )
     rng = state._rng
     if rng is None:
-        return _with_phase(state, _CHANCE, Chance.TECH)
+        return _with_phase(state, move, _CHANCE, Chance.TECH)
     rng, value = splitmix64(rng)  # R8, R33: one next() per chance event
     deck = state._tech_deck
-    return _receive_tech(state, deck[value % len(deck)], rng)
+    tech = deck[value % len(deck)]
+    turn = (*state._this_turn, move, state.rules._tables.deal_tech[tech])
+    return _receive_tech(state, tech, rng, turn)
 
 
 def _decline_tech(state: GameState, move: DeclineTech) -> GameState:
@@ -611,7 +674,7 @@ def _decline_tech(state: GameState, move: DeclineTech) -> GameState:
     played = state._played
     assert played is not None  # TECH always follows a card played this turn
     phase = _settle(state, state._boards[state.current_player], played, state._accumulator)
-    return _with_phase(state, phase)
+    return _with_phase(state, move, phase)
 
 
 def _deal_tech(state: GameState, move: DealTech) -> GameState:
@@ -619,7 +682,7 @@ def _deal_tech(state: GameState, move: DealTech) -> GameState:
         _illegal(state, move, "R6", "no tech card is being drawn now")
     if move.tech not in state._tech_deck:
         _illegal(state, move, "R17", f"{move.tech.name} is not in the tech deck")
-    return _receive_tech(state, move.tech, None)
+    return _receive_tech(state, move.tech, None, (*state._this_turn, move))
 
 
 # -- OVERFLOW (R21) and free placements (R18) -----------------------------------------------------
@@ -658,6 +721,9 @@ def _flip(state: GameState, move: Flip) -> GameState:
         state._end_trigger,
         None,
         state._rng,
+        state._known,
+        (*state._this_turn, move),
+        state._last_turn,
     )
 
 
@@ -683,11 +749,14 @@ def _draw_from_deck(state: GameState, move: DrawFromDeck) -> GameState:
         _illegal(state, move, "R22", "the deck is empty (there is no reshuffle)")
     rng = state._rng
     if rng is None:
-        return _with_phase(state, _CHANCE, Chance.DRAW)
+        return _with_phase(state, move, _CHANCE, Chance.DRAW)
     rng, value = splitmix64(rng)  # R8, R33: the sorted deck lists outcomes by cumulative weight
     r = value % len(deck)
-    hand = _insert(state._hands[state.current_player], deck[r])
-    return _end_turn(state, hand, deck[:r] + deck[r + 1 :], state._discards, rng)
+    card = deck[r]
+    hand = _insert(state._hands[state.current_player], card)
+    turn = (*state._this_turn, move, state.rules._tables.deal[card])
+    rest = deck[:r] + deck[r + 1 :]
+    return _end_turn(state, hand, rest, state._discards, rng, turn, state._known)
 
 
 def _draw_from_discard(state: GameState, move: DrawFromDiscard) -> GameState:
@@ -704,8 +773,11 @@ def _draw_from_discard(state: GameState, move: DrawFromDiscard) -> GameState:
             "R22",
             "the card discarded this turn cannot be taken back (allow_retake_discard=False)",
         )
-    hand = _insert(state._hands[state.current_player], i)
-    return _end_turn(state, hand, state._deck, _remove(discards, i), state._rng)
+    player = state.current_player
+    hand = _insert(state._hands[player], i)
+    known = _pair(state._known, player, _insert(state._known[player], i))  # R36: seen taken
+    turn = (*state._this_turn, move)
+    return _end_turn(state, hand, state._deck, _remove(discards, i), state._rng, turn, known)
 
 
 def _end_turn_move(state: GameState, move: EndTurn) -> GameState:
@@ -713,9 +785,9 @@ def _end_turn_move(state: GameState, move: EndTurn) -> GameState:
         _wrong_phase(state, move, _DRAW)
     if state._deck or takeable_discards(state):
         _illegal(state, move, "R22", "EndTurn only when no card can be drawn; draw one")
-    return _end_turn(
-        state, state._hands[state.current_player], state._deck, state._discards, state._rng
-    )
+    hand = state._hands[state.current_player]
+    turn = (*state._this_turn, move)
+    return _end_turn(state, hand, state._deck, state._discards, state._rng, turn, state._known)
 
 
 def _deal(state: GameState, move: Deal) -> GameState:
@@ -729,7 +801,8 @@ def _deal(state: GameState, move: Deal) -> GameState:
     player = state.current_player
     hand = _insert(state._hands[player], i)
     if chance is Chance.DRAW:
-        return _end_turn(state, hand, deck, state._discards, None)
+        turn = (*state._this_turn, move)
+        return _end_turn(state, hand, deck, state._discards, None, turn, state._known)
     size = state.rules.hand_size
     if len(hand) < size:  # R7: the receiver's hand is not complete yet
         phase, receiver, pending = _CHANCE, player, Chance.SETUP
@@ -756,6 +829,9 @@ def _deal(state: GameState, move: Deal) -> GameState:
         state._end_trigger,
         None,
         state._rng,
+        state._known,
+        (),  # R7: the deal before the first turn is not part of any turn
+        (),
     )
 
 

@@ -15,6 +15,7 @@ import attrs
 from ._cards import ROWS, Card, Cell, Energy, Tech
 from ._enums import GameEnum
 from ._errors import InvalidInputError
+from ._moves import Move
 from ._rules import Rules
 
 __all__ = ["EndReason", "GameState", "Phase", "Stack"]
@@ -118,6 +119,9 @@ class GameState:
     _end_trigger: int | None
     _end_reason: EndReason | None
     _rng: int | None
+    _known: tuple[tuple[int, ...], tuple[int, ...]]
+    _this_turn: tuple[Move, ...]
+    _last_turn: tuple[Move, ...]
 
     # -- status ---------------------------------------------------------------------------------
 
@@ -166,6 +170,16 @@ class GameState:
         """In CHANCE: which event is pending (setup deal, draw, tech draw); else None."""
         return self._chance
 
+    @property
+    def this_turn(self) -> tuple[Move, ...]:
+        """The moves of the turn in progress, chance outcomes included (R36)."""
+        return self._this_turn
+
+    @property
+    def last_turn(self) -> tuple[Move, ...]:
+        """The moves of the last completed turn, chance outcomes included (R36)."""
+        return self._last_turn
+
     # -- cards ----------------------------------------------------------------------------------
 
     def hand(self, player: int) -> tuple[Card, ...]:
@@ -176,6 +190,16 @@ class GameState:
     def hand_size(self, player: int) -> int:
         """How many cards `player` holds (public, R30)."""
         return len(self._hands[_player(player)])
+
+    def known_cards(self, player: int) -> tuple[Card, ...]:
+        """The cards of `player`'s hand that the opponent knows are there (R36), canonical order.
+
+        A card taken from the discards is known until it is played face up; a hidden play (a
+        pylon or a secret Construct) could have used any card, so it leaves one copy fewer of each
+        known card known.
+        """
+        cards = self.rules.cards
+        return tuple(cards[i] for i in self._known[_player(player)])
 
     def tech_hand(self, player: int) -> frozenset[Tech]:
         """The tech cards `player` holds and has not placed or spent (R17)."""
