@@ -49,6 +49,18 @@ from ._rng import SplitMix64, sample
 from ._rules import RULES_VERSION, STANDARD, Rules, Tiebreak
 from ._scoring import Decision, PlayerScore, Score, score
 from ._state import Chance, EndReason, GameState, Phase, Stack
+from .observation import (
+    Concealed,
+    Observation,
+    SeenMove,
+    SeenStack,
+    legal_moves_from,
+    observation_tensor,
+    observation_tensor_layout,
+    observe,
+    render_observation,
+    sample_state,
+)
 
 __version__ = "0.1.0"
 
@@ -59,6 +71,7 @@ __all__ = [
     "Card",
     "Cell",
     "Chance",
+    "Concealed",
     "Construct",
     "Deal",
     "DealTech",
@@ -81,6 +94,7 @@ __all__ = [
     "InvalidMoveError",
     "InvalidRulesError",
     "Move",
+    "Observation",
     "Pass",
     "Phase",
     "PhaseError",
@@ -89,6 +103,8 @@ __all__ = [
     "PlayerScore",
     "Rules",
     "Score",
+    "SeenMove",
+    "SeenStack",
     "SplitMix64",
     "Stack",
     "Tech",
@@ -98,10 +114,16 @@ __all__ = [
     "chance_outcomes",
     "is_legal",
     "legal_moves",
+    "legal_moves_from",
     "move_sort_key",
     "new_game",
+    "observation_tensor",
+    "observation_tensor_layout",
+    "observe",
     "render",
     "render_card",
+    "render_observation",
     "sample",
+    "sample_state",
     "score",
 ]
