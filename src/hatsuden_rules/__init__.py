@@ -1,7 +1,7 @@
 """hatsuden-rules: the rules of HATSUDEN (itten, 2017) as an immutable, fully typed library.
 
 The core is four pure functions over frozen values: `new_game`, `legal_moves`, `apply` and
-`score`. RULES.md is the specification; code and tests cite its rule numbers (R1-R35).
+`score`. RULES.md is the specification; code and tests cite its rule numbers (R1-R39).
 
 Example:
     >>> import random

@@ -32,7 +32,7 @@ from ._moves import (
 __all__ = ["STANDARD", "Rules", "Tiebreak"]
 
 #: Bumped whenever game behaviour changes (a seeded game may then play differently).
-RULES_VERSION: Final = 1
+RULES_VERSION: Final = 2
 
 
 class Tiebreak(GameEnum):
