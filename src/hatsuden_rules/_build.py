@@ -22,6 +22,7 @@ from typing import Final
 import attrs
 
 from ._cards import ROWS, Card, Cell, Energy, Tech
+from ._errors import HatsudenError
 from ._moves import (
     BuildPylon,
     Construct,
@@ -47,12 +48,14 @@ from ._state import (
     Phase,
     Stack,
 )
+from .observation import Concealed, Observation, SeenStack, _complete, observe
 
 __all__ = [
     "MAX_CARDS",
     "Path",
     "Problem",
     "StateParts",
+    "build_observation",
     "build_state",
     "check_rules",
     "state_parts",
@@ -586,3 +589,142 @@ def _player(value: int, path: Path) -> int:
 
 def _name(card: Card) -> str:
     return f"{card.energy.letter}{card.value}"
+
+
+# -- observations ---------------------------------------------------------------------------------
+
+
+def build_observation(seen: Observation) -> Observation:
+    """Check a decoded `Observation`: well formed, and what its player sees of some real state.
+
+    The structure is checked first (cards, cells and tech cards in play, canonical order, sizes,
+    hidden cards only where the observer cannot see, R30, R36); then a state consistent with it
+    is completed (`observation.sample_state`'s completion), checked with `build_state`, and
+    observed again: the result must be `seen` itself.
+
+    Raises:
+        Problem: With the path of the observation field at fault (``()`` for the whole).
+    """
+    _ObservationChecker(seen).check()
+    try:
+        sample, _ = _complete(seen, 0)
+    except HatsudenError as error:
+        raise Problem((), f"no game state gives this observation: {error}") from None
+    try:
+        build_state(state_parts(sample))
+    except Problem as problem:
+        name = problem.path[0] if problem.path else None
+        path: Path = problem.path if name in _SHARED_FIELDS else ()
+        raise Problem(path, f"no game state gives this observation: {problem.message}") from None
+    again = observe(sample, seen.player)
+    if again != seen:
+        for field in attrs.fields(Observation):
+            if getattr(again, field.name) != getattr(seen, field.name):
+                raise Problem(
+                    (field.name,), "no game state gives this observation (R36): this field differs"
+                )
+    return seen
+
+
+_SHARED_FIELDS: Final = frozenset(
+    {"phase", "current_player", "discards", "boards", "accumulator", "smart", "played_cell"}
+    | {"turn_discard", "pending_chance", "stall_count", "end_triggered_by", "end_reason"}
+    | {"this_turn", "last_turn"}
+)
+
+
+class _ObservationChecker(_Builder):
+    """The structural checks of an observation, reusing the state checks of single parts."""
+
+    def __init__(self, seen: Observation) -> None:
+        self.seen = seen
+        self.rules = check_rules(seen.rules, ("rules",))
+        self.t = self.rules._tables
+
+    def check(self) -> None:
+        o = self.seen
+        _player(o.player, ("player",))
+        _player(o.current_player, ("current_player",))
+        hand = self.cards(o.hand, ("hand",))
+        size = self.rules.hand_size
+        if len(hand) > size:
+            raise Problem(("hand",), f"more than hand_size={size} cards")
+        self.techs(tuple(t for t in self.t.techs if t in o.tech_hand), ("tech_hand",))
+        if any(t not in self.rules.techs for t in o.tech_hand):
+            raise Problem(("tech_hand",), "a tech card not in play (R3)")
+        left = Counter(hand)
+        for k, i in enumerate(self.cards(o.known_to_opponent, ("known_to_opponent",))):
+            if left[i] == 0:
+                raise Problem(("known_to_opponent", k), "not in the hand (R36)")
+            left[i] -= 1
+        self.cards(o.opponent_known, ("opponent_known",))
+        for name, value, high in (
+            ("opponent_hand_size", o.opponent_hand_size, size),
+            ("opponent_tech_hand_size", o.opponent_tech_hand_size, len(self.t.techs)),
+            ("deck_size", o.deck_size, len(self.t.full_deck)),
+            ("tech_deck_size", o.tech_deck_size, len(self.t.techs)),
+            ("stall_count", o.stall_count, 10**9),
+        ):
+            if type(value) is not int or not 0 <= value <= high:
+                raise Problem((name,), f"must be an int in [0, {high}]")
+        if len(o.opponent_known) > o.opponent_hand_size:
+            raise Problem(("opponent_known",), "more known cards than the opponent holds")
+        self.cards(o.discards, ("discards",))
+        for seat, board in enumerate(o.boards):
+            if len(board) != len(self.t.cells):
+                raise Problem(("boards", seat), f"a grid has {len(self.t.cells)} cells (R4)")
+            for c, stack in enumerate(board):
+                if stack is not None:
+                    self.seen_stack(stack, seat, c)
+        if o.accumulator is not None:
+            _player(o.accumulator[0], ("accumulator",))
+            _player(o.accumulator[1], ("accumulator",))
+        if o.smart is not None and o.smart not in self.t.energy_index:
+            raise Problem(("smart",), f"{o.smart.name} is not an energy in play (R1)")
+        if o.played_cell is not None:
+            self.cell(o.played_cell, ("played_cell",))
+        if o.turn_discard is not None:
+            self.card(o.turn_discard, ("turn_discard",))
+        if o.end_triggered_by is not None:
+            _player(o.end_triggered_by, ("end_triggered_by",))
+        mover = o.current_player
+        for name, log, seat in (
+            ("this_turn", o.this_turn, mover),
+            ("last_turn", o.last_turn, 1 - mover),
+        ):
+            for k, move in enumerate(log):
+                if isinstance(move, Concealed):
+                    self.concealed(move, seat, (name, k))
+                else:
+                    self.move(move, (name, k))
+
+    def seen_stack(self, stack: SeenStack, seat: int, c: int) -> None:
+        path: Path = ("boards", seat, c)
+        if not stack.cards:
+            raise Problem((*path, "cards"), "a stack holds at least one card (R4)")
+        for k, card in enumerate(stack.cards):
+            if card is None:
+                hidden_place = k == 0 and (stack.secret or (stack.face_down and not stack.flipped))
+                if seat == self.seen.player or not hidden_place:
+                    raise Problem(
+                        (*path, "cards", k),
+                        "only an opponent's built pylon card or secret card is hidden (R30)",
+                    )
+            else:
+                self.card(card, (*path, "cards", k))
+        if stack.flipped and not stack.face_down:
+            raise Problem((*path, "flipped"), "a flipped stack is face down (R21)")
+
+    def concealed(self, move: Concealed, seat: int, path: Path) -> None:
+        if seat == self.seen.player:
+            raise Problem(path, "a player sees their own moves (R36)")
+        if move.move in ("Deal", "DealTech"):
+            if move.cell is not None:
+                raise Problem(path, "a concealed deal has no cell")
+            return
+        if move.cell is None:
+            raise Problem(path, "a concealed pylon or secret Construct names its cell")
+        c = self.cell(move.cell, path)
+        stack = self.seen.boards[seat][c]
+        if stack is None or stack.cards[0] is not None:
+            raise Problem(path, "the cell of a concealed move holds a hidden card (R30)")

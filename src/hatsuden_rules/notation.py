@@ -28,7 +28,16 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Final, NoReturn, TypeVar
 
-from ._build import MAX_CARDS, Path, Problem, StateParts, build_state, make_rules, state_parts
+from ._build import (
+    MAX_CARDS,
+    Path,
+    Problem,
+    StateParts,
+    build_observation,
+    build_state,
+    make_rules,
+    state_parts,
+)
 from ._cards import Card, Cell, Energy, Tech
 from ._errors import InvalidInputError, InvalidMoveError, InvalidRulesError
 from ._moves import (
@@ -52,6 +61,7 @@ from ._moves import (
 )
 from ._rules import STANDARD, Rules, Tiebreak
 from ._state import Chance, EndReason, GameState, Phase, Stack
+from .observation import Concealed, Observation, SeenMove, SeenStack
 
 __all__ = [
     "TECH_CODES",
@@ -60,9 +70,14 @@ __all__ = [
     "format_card",
     "format_cell",
     "format_move",
+    "format_observation",
     "format_rules",
+    "format_seen_move",
     "format_state",
+    "parse_card",
+    "parse_cell",
     "parse_move",
+    "parse_observation",
     "parse_rules",
     "parse_state",
 ]
@@ -239,6 +254,76 @@ def format_state(state: GameState) -> str:
     return " ".join(f"{key}={value}" for key, value in fields)
 
 
+def format_observation(observation: Observation) -> str:
+    """The one-line canonical notation of an observation (what one player sees, R36).
+
+    Like `format_state`, with the fields of `Observation` in order. A card the observer has not
+    seen is ``?`` (an opponent's built pylon ``#?``, secret card ``*?``); a move whose card was
+    hidden keeps its shape with ``?`` for the card: ``P ? 0W``, ``C* ? 0S``, ``=?`` (a card
+    dealt), ``=???`` (a tech card dealt).
+
+    Example:
+        >>> from hatsuden_rules import new_game, observe
+        >>> line = format_observation(observe(new_game(seed=1), 1))
+        >>> line.split()[1:6]
+        ['player=1', 'phase=action', 'current_player=0', 'hand=S2,G1,G1,H2,H4', 'tech_hand=-']
+        >>> parse_observation(line) == observe(new_game(seed=1), 1)
+        True
+    """
+    if type(observation) is not Observation:
+        raise InvalidInputError(
+            "observation", f"expected an Observation, got {type(observation).__name__}"
+        )
+    o = observation
+    techs = o.rules._tables.techs
+    fields = [
+        ("rules", format_rules(o.rules)),
+        ("player", str(o.player)),
+        ("phase", o.phase.value),
+        ("current_player", str(o.current_player)),
+        ("hand", _cards(o.hand)),
+        ("tech_hand", _techs(tuple(t for t in techs if t in o.tech_hand))),
+        ("known_to_opponent", _cards(o.known_to_opponent)),
+        ("opponent_known", _cards(o.opponent_known)),
+        ("opponent_hand_size", str(o.opponent_hand_size)),
+        ("opponent_tech_hand_size", str(o.opponent_tech_hand_size)),
+        ("deck_size", str(o.deck_size)),
+        ("tech_deck_size", str(o.tech_deck_size)),
+        ("discards", _cards(o.discards)),
+        ("boards", _pair(o.boards, lambda board: _board(board, o.rules.energies))),
+        ("accumulator", _opt(o.accumulator, lambda a: f"{a[0]}:{a[1]}")),
+        ("smart", _opt(o.smart, lambda e: e.letter)),
+        ("played_cell", _opt(o.played_cell, format_cell)),
+        ("turn_discard", _opt(o.turn_discard, format_card)),
+        ("pending_chance", _opt(o.pending_chance, lambda c: c.value)),
+        ("stall_count", str(o.stall_count)),
+        ("end_triggered_by", _opt(o.end_triggered_by, str)),
+        ("end_reason", _opt(o.end_reason, lambda r: r.value)),
+        ("this_turn", _moves(o.this_turn)),
+        ("last_turn", _moves(o.last_turn)),
+    ]
+    return " ".join(f"{key}={value}" for key, value in fields)
+
+
+def format_seen_move(move: SeenMove) -> str:
+    """The notation of a move as a player saw it: ``?`` for a card they did not see.
+
+    Example:
+        >>> from hatsuden_rules import Cell, Energy
+        >>> format_seen_move(Concealed("BuildPylon", Cell(0, Energy.WIND)))
+        'P ? 0W'
+    """
+    if not isinstance(move, Concealed):
+        return format_move(move)
+    if move.move == "Deal":
+        return "=?"
+    if move.move == "DealTech":
+        return "=???"
+    assert move.cell is not None
+    verb = "P" if move.move == "BuildPylon" else "C*"
+    return f"{verb} ? {format_cell(move.cell)}"
+
+
 def _pair(pair: tuple[_T, _T], each: Callable[[_T], str]) -> str:
     return f"{each(pair[0])}/{each(pair[1])}"
 
@@ -255,19 +340,19 @@ def _techs(techs: tuple[Tech, ...]) -> str:
     return ",".join(TECH_CODES[tech] for tech in techs) or "-"
 
 
-def _moves(moves: tuple[Move, ...]) -> str:
-    return "[" + ", ".join(format_move(move) for move in moves) + "]"
+def _moves(moves: tuple[SeenMove, ...]) -> str:
+    return "[" + ", ".join(format_seen_move(move) for move in moves) + "]"
 
 
-def _stack(stack: Stack | None) -> str:
+def _stack(stack: Stack | SeenStack | None) -> str:
     if stack is None:
         return "."
     marks = ("#~" if stack.flipped else "#") if stack.face_down else ""
     marks += ("*" if stack.secret else "") + ("v" if stack.downsized else "")
-    return marks + "+".join(format_card(card) for card in stack.cards)
+    return marks + "+".join("?" if card is None else format_card(card) for card in stack.cards)
 
 
-def _board(board: tuple[Stack | None, ...], width: int) -> str:
+def _board(board: tuple[Stack | None, ...] | tuple[SeenStack | None, ...], width: int) -> str:
     rows = (board[:width], board[width:])
     return ";".join(",".join(_stack(stack) for stack in row) for row in rows)
 
@@ -298,12 +383,52 @@ rules (R2) at position 2 of 'I S5 0S'
     """
     if type(text) is not str:
         raise InvalidMoveError("move", f"expected a str, got {type(text).__name__}")
-    if rules is not None and type(rules) is not Rules:
-        raise InvalidInputError("rules", f"expected Rules or None, got {type(rules).__name__}")
-    scanner = _Scanner(text, "move", MoveNotationError, rules)
+    scanner = _Scanner(text, "move", MoveNotationError, _rules_or_none(rules))
     move = scanner.move()
     scanner.end()
     return move
+
+
+def parse_card(text: str, rules: Rules | None = STANDARD) -> Card:
+    """The card written `text` (energy letter and value), in play under `rules` unless None.
+
+    Raises:
+        MoveNotationError: An `InvalidMoveError` naming the position of the problem.
+
+    Example:
+        >>> parse_card("W3")
+        Card(energy=Energy.WIND, value=3)
+    """
+    if type(text) is not str:
+        raise InvalidMoveError("card", f"expected a str, got {type(text).__name__}")
+    scanner = _Scanner(text, "card", MoveNotationError, _rules_or_none(rules))
+    card = scanner.card()
+    scanner.end()
+    return card
+
+
+def parse_cell(text: str, rules: Rules | None = STANDARD) -> Cell:
+    """The cell written `text` (row and energy letter), in play under `rules` unless None.
+
+    Raises:
+        MoveNotationError: An `InvalidMoveError` naming the position of the problem.
+
+    Example:
+        >>> parse_cell("1H")
+        Cell(row=1, energy=Energy.HYDRO)
+    """
+    if type(text) is not str:
+        raise InvalidMoveError("cell", f"expected a str, got {type(text).__name__}")
+    scanner = _Scanner(text, "cell", MoveNotationError, _rules_or_none(rules))
+    cell = scanner.cell()
+    scanner.end()
+    return cell
+
+
+def _rules_or_none(rules: object) -> Rules | None:
+    if rules is not None and type(rules) is not Rules:
+        raise InvalidInputError("rules", f"expected Rules or None, got {type(rules).__name__}")
+    return rules
 
 
 def parse_rules(text: str) -> Rules:
@@ -351,6 +476,25 @@ discards and grids (R2) at position ...
     scanner.end()
     try:
         return build_state(parts)
+    except Problem as problem:
+        scanner.problem(problem)
+
+
+def parse_observation(text: str) -> Observation:
+    """The observation written `text` by `format_observation`, after checking it.
+
+    The observation must be what its player sees of some consistent state (R36).
+
+    Raises:
+        NotationError: Malformed text, or no state gives this observation.
+    """
+    if type(text) is not str:
+        raise InvalidInputError("observation", f"expected a str, got {type(text).__name__}")
+    scanner = _Scanner(text, "observation", NotationError, None)
+    seen = scanner.observation()
+    scanner.end()
+    try:
+        return build_observation(seen)
     except Problem as problem:
         scanner.problem(problem)
 
@@ -722,6 +866,137 @@ class _Scanner:
             this_turn=this_turn,
             last_turn=last_turn,
         )
+
+    def observation(self) -> Observation:
+        self.key("rules", first=True)
+        rules = self.rule_set()
+        self.key("player")
+        player = self.integer(1)
+        self.key("phase")
+        phase = self.word({p.value: p for p in Phase}, "a phase")
+        assert isinstance(phase, Phase)
+        self.key("current_player")
+        current = self.integer(1)
+        self.key("hand")
+        hand = self.card_list(("hand",))
+        self.key("tech_hand")
+        start = self.pos
+        tech_hand = self.tech_list(("tech_hand",))
+        if list(tech_hand) != sorted(set(tech_hand), key=lambda t: t.index):
+            self.fail("tech cards are listed once each, in canonical order (R3)", start)
+        self.key("known_to_opponent")
+        known_to_opponent = self.card_list(("known_to_opponent",))
+        self.key("opponent_known")
+        opponent_known = self.card_list(("opponent_known",))
+        sizes = []
+        for name in ("opponent_hand_size", "opponent_tech_hand_size", "deck_size"):
+            self.key(name)
+            sizes.append(self.integer())
+        self.key("tech_deck_size")
+        tech_deck_size = self.integer()
+        self.key("discards")
+        discards = self.card_list(("discards",))
+        self.key("boards")
+        board0 = self.seen_board(("boards", 0), rules.energies)
+        self.pair_sep()
+        board1 = self.seen_board(("boards", 1), rules.energies)
+        self.key("accumulator")
+        accumulator = self.optional(self.accumulator)
+        self.key("smart")
+        smart = self.optional(self.energy)
+        self.key("played_cell")
+        played = self.optional(self.cell)
+        self.key("turn_discard")
+        discarded = self.optional(self.card)
+        self.key("pending_chance")
+        chance = self.optional(lambda: self.word({c.value: c for c in Chance}, "a chance event"))
+        assert chance is None or isinstance(chance, Chance)
+        self.key("stall_count")
+        stall = self.integer()
+        self.key("end_triggered_by")
+        trigger = self.optional(lambda: self.integer(1))
+        self.key("end_reason")
+        reason = self.optional(lambda: self.word({r.value: r for r in EndReason}, "an end reason"))
+        assert reason is None or isinstance(reason, EndReason)
+        self.key("this_turn")
+        this_turn = self.seen_move_list(("this_turn",))
+        self.key("last_turn")
+        last_turn = self.seen_move_list(("last_turn",))
+        return Observation(
+            rules,
+            player,
+            phase,
+            current,
+            hand,
+            frozenset(tech_hand),
+            known_to_opponent,
+            opponent_known,
+            sizes[0],
+            sizes[1],
+            sizes[2],
+            tech_deck_size,
+            discards,
+            (board0, board1),
+            accumulator,
+            smart,
+            played,
+            discarded,
+            chance,
+            stall,
+            trigger,
+            reason,
+            this_turn,
+            last_turn,
+        )
+
+    def seen_board(self, path: Path, width: int) -> tuple[SeenStack | None, ...]:
+        cells: list[SeenStack | None] = []
+        for row in (0, 1):
+            if row:
+                self.expect(";", "';' between the two rows")
+            for column in range(width):
+                if column:
+                    self.expect(",", f"',' ({width} cells a row)")
+                cells.append(self.seen_stack((*path, len(cells))))
+        return tuple(cells)
+
+    def seen_stack(self, path: Path) -> SeenStack | None:
+        self.mark(path)
+        if self.accept("."):
+            return None
+        face_down = self.accept("#")
+        flipped = face_down and self.accept("~")
+        secret = self.accept("*")
+        downsized = self.accept("v")
+        cards: list[Card | None] = []
+        while True:
+            self.mark((*path, "cards", len(cards)))
+            cards.append(None if self.accept("?") else self.card())
+            if not self.accept("+"):
+                break
+        return SeenStack(tuple(cards), face_down, flipped, secret, downsized)
+
+    def seen_move(self) -> SeenMove:
+        if self.accept("=???"):
+            return Concealed("DealTech")
+        if self.accept("=?"):
+            return Concealed("Deal")
+        for verb, kind in (("P ? ", "BuildPylon"), ("C* ? ", "Construct")):
+            if self.accept(verb):
+                return Concealed(kind, self.cell())
+        return self.move()
+
+    def seen_move_list(self, path: Path) -> tuple[SeenMove, ...]:
+        self.expect("[")
+        moves: list[SeenMove] = []
+        if self.accept("]"):
+            return ()
+        while True:
+            self.mark((*path, len(moves)))
+            moves.append(self.seen_move())
+            if self.accept("]"):
+                return tuple(moves)
+            self.expect(", ", "', ' or ']'")
 
     def pair_sep(self) -> None:
         self.expect("/", "'/' between the two players")
