@@ -102,8 +102,11 @@ class NotationError(InvalidInputError):
         position: The 0-based character position of the problem in `text`.
     """
 
-    def __init__(self, field: str, message: str, text: str, position: int) -> None:
-        super().__init__(field, f"{message} at position {position} of {text!r}")
+    def __init__(
+        self, field: str, message: str, text: str, position: int, *, quote: bool = True
+    ) -> None:
+        where = f" of {text!r}" if quote else ""
+        super().__init__(field, f"{message} at position {position}{where}")
         self.text = text
         self.position = position
 

@@ -392,7 +392,7 @@ def format_record(record: GameRecord) -> str:
         [Seed "3"]
         [Result "*"]
         <BLANKLINE>
-        1. X G3, DD
+        1. X S2, DD
         <BLANKLINE>
     """
     if type(record) is not GameRecord:
@@ -420,7 +420,9 @@ class _TextReader:
         at = self.pos if at is None else at
         line = self.text.count("\n", 0, at) + 1
         column = at - (self.text.rfind("\n", 0, at) + 1) + 1
-        return NotationError("record", f"line {line}, column {column}: {message}", self.text, at)
+        return NotationError(
+            "record", f"line {line}, column {column}: {message}", self.text, at, quote=False
+        )
 
     def expect(self, literal: str, what: str) -> None:
         if not self.text.startswith(literal, self.pos):

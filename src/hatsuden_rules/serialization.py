@@ -16,8 +16,8 @@ Example:
     >>> from hatsuden_rules import new_game
     >>> state = new_game(seed=7)
     >>> text = to_json(state)
-    >>> text[:48]
-    '{"type":"state","format_version":1,"rules":{"en'
+    >>> text[:45]
+    '{"type":"state","format_version":1,"rules":{"'
     >>> from_json(text) == state
     True
 """
@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any, Final, Literal, NoReturn, TypeAlias, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Final, Literal, NoReturn, TypeAlias, TypeVar, overload
 
 from ._build import (
     U64,
@@ -57,6 +57,9 @@ from .notation import (
     parse_move,
 )
 from .observation import Concealed, Observation, SeenMove, SeenStack
+
+if TYPE_CHECKING:  # pragma: no cover - records import this module
+    from .records import GameRecord
 
 __all__ = [
     "DOCUMENT_TYPES",
@@ -115,10 +118,25 @@ def to_json(value: Document, *, indent: int | None = None) -> str:
 
     Example:
         >>> from hatsuden_rules import STANDARD
-        >>> print(to_json(STANDARD))  # doctest: +NORMALIZE_WHITESPACE
-        {"type":"rules","format_version":1,"energies":5,"max_value":4,"copies":2,"hand_size":5,
-        "city_demand":10,"techs":["accumulator","secret_build","smart","down"],
-        "tiebreak":"city_points","allow_retake_discard":true,"stall_limit":20}
+        >>> print(to_json(STANDARD, indent=1))
+        {
+         "type": "rules",
+         "format_version": 1,
+         "energies": 5,
+         "max_value": 4,
+         "copies": 2,
+         "hand_size": 5,
+         "city_demand": 10,
+         "techs": [
+          "accumulator",
+          "secret_build",
+          "smart",
+          "down"
+         ],
+         "tiebreak": "city_points",
+         "allow_retake_discard": true,
+         "stall_limit": 20
+        }
     """
     separators = (",", ":") if indent is None else (",", ": ")
     return json.dumps(to_dict(value), indent=indent, separators=separators, ensure_ascii=False)
@@ -288,6 +306,10 @@ def from_json(text: str | bytes, expected: Literal["state"]) -> GameState: ...
 @overload
 def from_json(text: str | bytes, expected: Literal["score"]) -> Score: ...
 @overload
+def from_json(text: str | bytes, expected: Literal["observation"]) -> Observation: ...
+@overload
+def from_json(text: str | bytes, expected: Literal["record"]) -> GameRecord: ...
+@overload
 def from_json(text: str | bytes, expected: str | None = None) -> Document: ...
 def from_json(text: str | bytes, expected: str | None = None) -> Document:
     """The value of a JSON document (any type, or the `expected` one).
@@ -351,6 +373,10 @@ def from_dict(document: object, expected: Literal["move"]) -> Move: ...
 def from_dict(document: object, expected: Literal["state"]) -> GameState: ...
 @overload
 def from_dict(document: object, expected: Literal["score"]) -> Score: ...
+@overload
+def from_dict(document: object, expected: Literal["observation"]) -> Observation: ...
+@overload
+def from_dict(document: object, expected: Literal["record"]) -> GameRecord: ...
 @overload
 def from_dict(document: object, expected: str | None = None) -> Document: ...
 def from_dict(document: object, expected: str | None = None) -> Document:

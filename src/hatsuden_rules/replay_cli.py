@@ -1,0 +1,136 @@
+"""The ``hatsuden-replay`` command: check a game record and print the game turn by turn.
+
+``hatsuden-replay FILE`` reads a record in its text form or as a JSON document (``-`` reads
+standard input), replays every move with the rules engine and prints each turn, with the boards
+after it unless ``--moves-only``, then the final score and whether it matches the stated result.
+
+Exit codes: 0 the record replays and its result (if stated) matches; 1 the record is malformed
+or does not replay (the message names the line, the JSON path or the ply); 2 a usage error or an
+unreadable file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from ._errors import InvalidInputError
+from ._render import render
+from ._state import EndReason
+from .notation import format_move, format_rules
+from .records import GameRecord, GameResult, _check_result, _steps, parse_record
+from .serialization import from_json
+
+__all__ = ["main", "read_record"]
+
+PROG = "hatsuden-replay"
+
+
+def read_record(text: str) -> GameRecord:
+    """A record from its text form, or from a JSON document if `text` starts with ``{``.
+
+    Example:
+        >>> read_record('{"type": "rules", "format_version": 1}')
+        Traceback (most recent call last):
+        ...
+        hatsuden_rules.serialization.InvalidDocumentError: $.type: expected a record document, \
+got 'rules'
+    """
+    if text.lstrip().startswith("{"):
+        return from_json(text, "record")
+    return parse_record(text)
+
+
+def _result_line(result: GameResult) -> str:
+    reason = "final turn" if result.end_reason is EndReason.FINAL_TURN else "stall"
+    a, b = result.totals
+    return (
+        f"player {result.winner} wins {a} to {b} "
+        f"(decided by {result.decided_by.value.replace('_', ' ')}; {reason})"
+    )
+
+
+def show(record: GameRecord, out: TextIO, *, boards: bool = True) -> None:
+    """Replay `record`, printing it turn by turn to `out`.
+
+    Raises:
+        ReplayError: A move is not legal or the stated result does not match.
+    """
+    from ._apply import new_game
+
+    names = record.players or ("player 0", "player 1")
+    mode = "explicit chance" if record.seed is None else f"seed {record.seed}"
+    out.write(f"HATSUDEN record · rules {format_rules(record.rules)} · {mode}\n")
+    if record.players is not None:
+        out.write(f"Player 0: {names[0]} · Player 1: {names[1]}\n")
+    state = new_game(record.seed, record.rules)
+    line: list[str] = []
+    turn, mover = 0, 0
+    for _, move_turn, move, after in _steps(record, state):
+        if line and move_turn != turn:
+            _flush(out, turn, names[mover], line, render(state) if boards and turn else None)
+            line = []
+        if not line:
+            turn, mover = move_turn, state.current_player
+        line.append(format_move(move))
+        state = after
+    if line:
+        _flush(out, turn, names[mover], line, render(state) if boards and turn else None)
+    _check_result(record, state)
+    if state.is_over:
+        out.write(f"Game over: {_result_line(GameResult.of(state))}")
+        out.write(" · matches the record\n" if record.result is not None else "\n")
+    else:
+        out.write(f"The game is not over after {len(record.moves)} moves\n")
+
+
+def _flush(out: TextIO, turn: int, name: str, moves: list[str], board: str | None) -> None:
+    head = "Deal" if turn == 0 else f"Turn {turn} · {name}"
+    out.write(f"{head}: {', '.join(moves)}\n")
+    if board is not None:
+        out.write(board + "\n\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``hatsuden-replay``."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Check a HATSUDEN game record (text or JSON) and print it turn by turn.",
+    )
+    parser.add_argument("file", help="the record file (text form or JSON document); - for stdin")
+    parser.add_argument(
+        "--moves-only", action="store_true", help="print the moves of each turn, not the boards"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``hatsuden-replay``; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"{PROG}: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    try:
+        record = read_record(text)
+        show(record, sys.stdout, boards=not args.moves_only)
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of the record
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        return 0
+    except InvalidInputError as error:
+        sys.stdout.flush()
+        print(f"{PROG}: {args.file}: invalid record: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
