@@ -240,3 +240,14 @@ def test_explicit_record_through_the_command(
     assert main([str(path)]) == 1
     assert "line 4, column 10: malformed result" in capsys.readouterr().err
     assert isinstance(Card(Energy.SOLAR, 1), Card)
+
+
+def test_the_example_in_notation_md_replays() -> None:
+    text = (Path(__file__).resolve().parent.parent / "NOTATION.md").read_text()
+    start = text.index(
+        '[Hatsuden "1"]\n[Rules "5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20"]\n[Seed'
+    )
+    example = text[start : text.index("```", start)]
+    record = parse_record(example)
+    assert format_record(record) == example
+    assert not replay(record).is_over
