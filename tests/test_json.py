@@ -244,3 +244,16 @@ def test_tech_cards_are_listed_in_canonical_order() -> None:
     assert _error(document).field == "$.techs[1]"
     document["techs"] = [t.value for t in Tech][:2] * 2
     assert _error(document).field == "$.techs[2]"
+
+
+@pytest.mark.parametrize(
+    ("key", "bad"),
+    [("tiebreak", "coin"), ("allow_retake_discard", 1), ("stall_limit", 0)],
+)
+def test_bad_rules_options_name_their_own_json_path(key: str, bad: object) -> None:
+    # Regression: these three were once reported at "$.$.<key>" (the path wrapped twice).
+    document = to_dict(STANDARD)
+    document[key] = bad
+    with pytest.raises(InvalidDocumentError) as caught:
+        from_dict(document)
+    assert caught.value.field == f"$.{key}"

@@ -562,6 +562,12 @@ class Reader:
             key: self.int_(o[key], f"{path}.{key}", 1, 10**9)
             for key in ("energies", "max_value", "copies", "hand_size", "city_demand")
         }
+        # Read these before the try: their own errors already carry their JSON path.
+        tiebreak = self.enum(o["tiebreak"], f"{path}.tiebreak", Tiebreak)
+        retake = self.bool_(o["allow_retake_discard"], f"{path}.allow_retake_discard")
+        stall_limit = self.optional(
+            o["stall_limit"], lambda v: self.int_(v, f"{path}.stall_limit", 1, 10**9)
+        )
         try:
             rules = make_rules(
                 fields["energies"],
@@ -570,11 +576,9 @@ class Reader:
                 fields["hand_size"],
                 fields["city_demand"],
                 frozenset(techs),
-                self.enum(o["tiebreak"], f"{path}.tiebreak", Tiebreak),
-                self.bool_(o["allow_retake_discard"], f"{path}.allow_retake_discard"),
-                self.optional(
-                    o["stall_limit"], lambda v: self.int_(v, f"{path}.stall_limit", 1, 10**9)
-                ),
+                tiebreak,
+                retake,
+                stall_limit,
             )
             return check_rules(rules, ("copies",))
         except InvalidInputError as error:
