@@ -1,0 +1,22 @@
+"""Players (bots) for HATSUDEN: each sees only its own `Observation`, so none can cheat.
+
+A `Player` has one method, ``choose(observation, legal_moves, rng) -> Move``. `RandomPlayer`
+plays uniformly at random, `GreedyPlayer` looks one move ahead on the provisional score and
+`ISMCTSPlayer` searches with information-set Monte Carlo tree search. `make_player` builds one
+from a spec such as ``"ismcts:iterations=50"`` (the names of `PLAYERS`).
+
+Example:
+    >>> from hatsuden_rules import SplitMix64, new_game, observe, legal_moves_from
+    >>> seen = observe(new_game(seed=2), 0)
+    >>> bot = make_player("greedy")
+    >>> bot.choose(seen, legal_moves_from(seen), SplitMix64.from_seed(1)) in legal_moves_from(seen)
+    True
+"""
+
+from ._greedy import GreedyPlayer
+from ._ismcts import ISMCTSPlayer
+from ._protocol import Player
+from ._random import RandomPlayer
+from ._registry import PLAYERS, make_player
+
+__all__ = ["PLAYERS", "GreedyPlayer", "ISMCTSPlayer", "Player", "RandomPlayer", "make_player"]

@@ -1,0 +1,36 @@
+"""`RandomPlayer`: a uniformly random legal move."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from .._moves import Move
+from .._rng import SplitMix64
+from ..observation import Observation
+from ._protocol import check_decision
+
+__all__ = ["RandomPlayer"]
+
+
+@attrs.frozen
+class RandomPlayer:
+    """Plays a uniformly random legal move: the baseline every bot must beat.
+
+    Example:
+        >>> from hatsuden_rules import SplitMix64, new_game, observe, legal_moves_from
+        >>> seen = observe(new_game(seed=1), 0)
+        >>> moves = legal_moves_from(seen)
+        >>> RandomPlayer().choose(seen, moves, SplitMix64.from_seed(3)) == moves[
+        ...     SplitMix64.from_seed(3).next()[0] % len(moves)]
+        True
+    """
+
+    def choose(
+        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64
+    ) -> Move:
+        """One of `legal_moves`, uniformly at random (one ``rng.next()``)."""
+        _, moves, rng = check_decision(observation, legal_moves, rng)
+        value, _ = rng.next()
+        return moves[value % len(moves)]

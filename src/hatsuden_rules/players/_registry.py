@@ -1,0 +1,73 @@
+"""Players by name: ``random``, ``greedy``, ``ismcts``, with options (``ismcts:iterations=50``)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Final
+
+import attrs
+
+from .._errors import InvalidInputError
+from ._greedy import GreedyPlayer
+from ._ismcts import ISMCTSPlayer
+from ._protocol import Player
+from ._random import RandomPlayer
+
+__all__ = ["PLAYERS", "make_player"]
+
+_PlayerClass = type[GreedyPlayer] | type[ISMCTSPlayer] | type[RandomPlayer]
+
+#: The player classes by name.
+PLAYERS: Final[MappingProxyType[str, _PlayerClass]] = MappingProxyType(
+    {"greedy": GreedyPlayer, "ismcts": ISMCTSPlayer, "random": RandomPlayer}
+)
+
+
+def _value(text: str) -> int | float | None:
+    if text.lower() == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        raise InvalidInputError("player", f"{text!r} is not a number or none") from None
+
+
+def make_player(spec: str) -> Player:
+    """The player a spec names: ``NAME`` or ``NAME:FIELD=VALUE[:FIELD=VALUE...]``.
+
+    NAME is one of `PLAYERS`; the fields are the player's configuration (see its class), with
+    int, float or ``none`` values.
+
+    Raises:
+        InvalidInputError: An unknown name or field, or a value the player refuses (the field is
+            ``"player"`` or the player's own field name).
+
+    Example:
+        >>> make_player("ismcts:iterations=50:rollout_turns=2").iterations
+        50
+        >>> make_player("greedy")
+        GreedyPlayer()
+    """
+    if type(spec) is not str:
+        raise InvalidInputError("player", f"expected a str, got {type(spec).__name__}")
+    name, *options = spec.strip().split(":")
+    factory = PLAYERS.get(name.strip().lower())
+    if factory is None:
+        known = ", ".join(sorted(PLAYERS))
+        raise InvalidInputError("player", f"unknown player {name!r} (known: {known})")
+    fields = set(attrs.fields_dict(factory))
+    kwargs: dict[str, Any] = {}
+    for option in options:
+        key, equals, text = option.partition("=")
+        key = key.strip().replace("-", "_")
+        if not equals or key not in fields:
+            allowed = ", ".join(sorted(fields)) or "none"
+            raise InvalidInputError(
+                "player", f"{option!r} is not FIELD=VALUE for {name} (fields: {allowed})"
+            )
+        kwargs[key] = _value(text.strip())
+    return factory(**kwargs)
