@@ -38,7 +38,7 @@ bench: $(STAMP) ## Random-play throughput of the engine (games/s, plies/s, per-c
 verify: $(STAMP) ## Every reachable state of the medium configuration, against the golden file.
 	$(PY) -m hatsuden_rules.modelcheck --config medium --golden tests/golden/modelcheck.json
 
-verify-big: $(STAMP) ## Every reachable state of the large configuration (all four tech cards).
+verify-big: $(STAMP) ## Every reachable state of the large configuration (all four tech cards, stall limit 4).
 	$(PY) -m hatsuden_rules.modelcheck --config large --golden tests/golden/modelcheck.json
 
 nightly: $(STAMP) ## The property tests with many more examples (Hypothesis "nightly" profile).

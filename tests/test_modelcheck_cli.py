@@ -89,6 +89,20 @@ def test_complete_check_is_ok_and_exits_0() -> None:
     assert data["rules"] == rules_dict(attrs.evolve(TINY, max_value=2))
 
 
+def test_exhaustive_flag_runs_every_check_with_the_same_verdict() -> None:
+    code, data = run_json(*OK_FLAGS, "--exhaustive")
+    _, sampled = run_json(*OK_FLAGS)
+    assert (code, data["result"], data["exhaustive"], sampled["exhaustive"]) == (
+        0,
+        "OK",
+        True,
+        False,
+    )
+    assert data["states"] == sampled["states"]
+    assert data["events"] == sampled["events"]
+    assert "every check on every state and transition" in run_cli(*OK_FLAGS, "--exhaustive").stdout
+
+
 def test_json_matches_the_library() -> None:
     code, data = run_json(*TINY_FLAGS)
     expected = result_dict(check(TINY))

@@ -159,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
         " interchangeable); counterexamples are still real move sequences",
     )
     run.add_argument(
+        "--exhaustive",
+        action="store_true",
+        help="re-apply every transition (R35) and call score() on every state (R29); by default"
+        " one transition in 16 and once per distinct grids and Smart card",
+    )
+    run.add_argument(
         "--value",
         action="store_true",
         help="instead of checking: the exact probability that player 0 wins under perfect play"
@@ -265,6 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress=None if args.quiet else _progress,
             progress_every=args.progress_every,
             symmetry=args.symmetry,
+            exhaustive=args.exhaustive,
         )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

@@ -46,7 +46,8 @@ CONFIGS: Final = MappingProxyType(
         # `make verify`: two energies, cards 1-2 once, Smart; overflow and flips, tech draws,
         # Improve, both end conditions, both tie-breaks.
         "medium": _MEDIUM,
-        # `make verify-big`: the medium game with all four tech cards.
-        "large": attrs.evolve(_MEDIUM, techs=frozenset(Tech)),
+        # `make verify-big`: the medium game with all four tech cards and a stall limit of 4:
+        # over 10^7 states, which the compact state store keeps in a few GB.
+        "large": attrs.evolve(_MEDIUM, techs=frozenset(Tech), stall_limit=4),
     }
 )

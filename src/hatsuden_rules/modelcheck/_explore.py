@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
+import gc
 import resource
 import time
 from array import array
@@ -24,7 +24,6 @@ from .. import (
     apply,
     legal_moves,
     new_game,
-    score,
 )
 from ._properties import Properties, PropertyChecks, Zones
 from ._symmetry import canonical, map_move
@@ -59,6 +58,7 @@ class CheckResult:
     violations: tuple[Violation, ...]
     unreached: tuple[str, ...]
     events: dict[str, int]
+    exhaustive: bool = False
 
     @property
     def states_per_second(self) -> float:
@@ -114,6 +114,11 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _pack(z: Zones) -> int:
+    """A state's identity as one int (its three group ids, 32 bits each)."""
+    return z[0] | z[1] << 32 | z[2] << 64
+
+
 def check(
     rules: Rules,
     *,
@@ -124,6 +129,7 @@ def check(
     progress: Callable[[str], None] | None = None,
     progress_every: float = 5.0,
     symmetry: bool = False,
+    exhaustive: bool = False,
     on_state: Callable[[GameState], None] | None = None,
     properties: PropertyChecks | None = None,
 ) -> CheckResult:
@@ -132,6 +138,11 @@ def check(
     Every state is checked against the invariants of RULES.md and every transition against the
     transition properties (see `_properties`); violations come with the shortest path. The graph
     is then checked for cycles (termination), and its longest game is measured.
+
+    States are stored compactly: a state is known by its three group ids packed into one int
+    (`Properties.zones`), with its parent, the move from it and its out-edges in flat arrays;
+    the breadth-first frontier is kept as group ids too, and each state is rebuilt from them
+    when it is expanded. A path is recovered by replaying the stored moves from `new_game()`.
 
     Args:
         rules: The rule set to explore.
@@ -143,8 +154,9 @@ def check(
         progress_every: Seconds between progress lines.
         symmetry: Explore one state per orbit of the row swaps (see `_symmetry`); paths of
             violations are mapped back to real move sequences.
+        exhaustive: Run the sampled checks on everything (see `_properties`).
         on_state: Called with every state as it is expanded (for tests and statistics).
-        properties: The property checks to run (default: `Properties(rules)`).
+        properties: The property checks to run (default: `Properties(rules, ...)`).
 
     Example:
         >>> from hatsuden_rules import Rules
@@ -152,29 +164,40 @@ def check(
         ...              techs=(), stall_limit=1)
         >>> result = check(tiny)
         >>> result.result, result.states, result.violations
-        ('OK', 1617, ())
+        ('OK', 2145, ())
     """
     start = time.perf_counter()
-    properties = properties if properties is not None else Properties(rules)
-    zones = properties.zones
-    state_violations = properties.state_violations
-    transition_violations = properties.transition_violations
+    props = properties if properties is not None else Properties(rules, exhaustive=exhaustive)
+    zones = props.zones
+    move_index = props.move_index
+    state_violations = props.state_violations
+    transition_violations = props.transition_violations
     root = new_game(rules=rules)
-    index: dict[GameState, int] = {root: 0}
-    states: list[GameState] = [root]
-    parent = array("q", [-1])
+    z_root = zones(root)
+    index: dict[int, int] = {_pack(z_root): 0}
+    parent = array("i", [-1])
+    via = array("i", [-1])  # move_index of the move from the parent (in the stored frame)
     masks = bytearray(1)  # row swaps turning the real state into the stored one (symmetry)
-    via: list[Move | None] = [None]
-    depth = array("l", [0])
-    edges = array("q")
+    edges = array("i")
     offsets = array("q", [0])
     violations: list[Violation] = []
-    events: Counter[str] = Counter()
-    terminal = Counter[str]()
-    chance_nodes = 0
+    per_turn: Counter[int] = Counter()  # states per turn group (phase, end reason, ...)
+    turn_info: dict[int, tuple[Phase, EndReason | None]] = {}
+    move_sets: dict[tuple[int, ...], tuple[tuple[Move, ...], list[int]]] = {}
+    decided: Counter[str] = Counter()
     truncated = False
-    fresh: dict[int, Zones] = {}  # zones of discovered, not yet expanded states
+    # The breadth-first frontier as the zones of its states (three ints each); a state is
+    # rebuilt from them when it is expanded (`state_of`).
+    frontier = [array("i", [z]) for z in z_root]
+    following: list[array[int]] = [array("i"), array("i"), array("i")]
+    state_of = props.state_of
+    depth = 0
+    layer_start = 0  # index of frontier[0]
+    n = 1  # states known
+    expanded = 0
     next_report = start + progress_every
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # nothing here makes reference cycles; the collector only rescans the graph
 
     def found(rule: str, message: str, path: tuple[Move, ...]) -> None:
         if len(violations) < max_violations:
@@ -187,97 +210,139 @@ def check(
             nodes.append(node)
             node = parent[node]
         moves = []
+        state = root
         for j in reversed(nodes):
-            move = via[j]
-            assert move is not None
-            p = parent[j]
-            moves.append(map_move(move, states[p].current_player, masks[p]))
+            move = map_move(props.move_of(via[j]), state.current_player, masks[parent[j]])
+            moves.append(move)
+            state = apply(state, move)
         return tuple(moves)
 
-    def real_move(node: int, move: Move) -> Move:
-        return map_move(move, states[node].current_player, masks[node])
-
-    i = 0
-    while i < len(states):
-        state = states[i]
-        d = depth[i]
-        if max_depth is not None and d >= max_depth and not state.is_over:
-            truncated = True
-            offsets.append(len(edges))
-            i += 1
-            continue
-        if on_state is not None:
-            on_state(state)
-        moves = legal_moves(state)
-        zb = fresh.pop(i, None) or zones(state)
-        events[f"phase {state.phase.name}"] += 1
-        if state.phase is Phase.CHANCE:
-            chance_nodes += 1
-        for rule, message in state_violations(state, moves, zb):
-            found(rule, message, real_path(i))
-        if state.is_over:
-            assert state.end_reason is not None
-            terminal[state.end_reason.name] += 1
-            events[f"end {state.end_reason.name}"] += 1
-            events[f"decided {score(state).decided_by.name}"] += 1
-        for move in moves:
-            events[f"move {type(move).__name__}"] += 1
-            try:
-                after = apply(state, move)
-            except IllegalMoveError as error:
-                found(
-                    "R35",
-                    f"a legal move was refused: {error}",
-                    (*real_path(i), real_move(i, move)),
-                )
-                continue
-            child, swaps = canonical(after) if symmetry else (after, 0)
-            j = index.get(child)
-            za = fresh.get(j) if j is not None and not swaps else None
-            if za is None:
-                za = zones(after)
-            if j is None:
-                j = len(states)
-                index[child] = j
-                states.append(child)
-                parent.append(i)
-                masks.append(masks[i] ^ swaps)
-                via.append(move)
-                depth.append(d + 1)
-                if not swaps:
-                    fresh[j] = za  # reused when `child` is expanded
-            edges.append(j)
-            for rule, message in transition_violations(state, move, after, zb, za):
-                found(rule, message, (*real_path(i), real_move(i, move)))
-        offsets.append(len(edges))
-        i += 1
-        if max_states is not None and len(states) > max_states:
-            truncated = True
-            break
-        if max_seconds is not None and time.perf_counter() - start > max_seconds:
-            truncated = True
-            break
-        if progress is not None and time.perf_counter() > next_report:
-            elapsed = time.perf_counter() - start
-            progress(
-                f"depth {d:>4}  states {len(states):>11,}  queue {len(states) - i:>10,}  "
-                f"{i / elapsed:>9,.0f} states/s  {_peak_mb():>8,.0f} MB"
-            )
-            next_report = time.perf_counter() + progress_every
+    try:
+        while frontier[0]:
+            cards, grids, turns = frontier
+            for k in range(len(cards)):
+                zb = (cards[k], grids[k], turns[k])
+                state = state_of(zb)
+                i = layer_start + k
+                if max_depth is not None and depth >= max_depth and not state.is_over:
+                    truncated = True
+                    offsets.append(len(edges))
+                    continue
+                if on_state is not None:
+                    on_state(state)
+                expanded += 1
+                moves = legal_moves(state)
+                per_turn[zb[2]] += 1
+                if zb[2] not in turn_info:
+                    turn_info[zb[2]] = (state.phase, state.end_reason)
+                problems = state_violations(state, moves, zb)
+                if problems:
+                    path = real_path(i)
+                    for rule, message in problems:
+                        found(rule, message, path)
+                if state.is_over:
+                    decided[props.decision(zb).name] += 1
+                mask = masks[i]
+                # Move kinds are counted per distinct tuple of legal moves (kept alive, so the ids
+                # of its objects name them).
+                ids = tuple(map(id, moves))
+                entry = move_sets.get(ids)
+                if entry is None:
+                    move_sets[ids] = (moves, [1])
+                else:
+                    entry[1][0] += 1
+                for move in moves:
+                    try:
+                        after = apply(state, move)
+                    except IllegalMoveError as error:
+                        found(
+                            "R35",
+                            f"a legal move was refused: {error}",
+                            (*real_path(i), map_move(move, state.current_player, mask)),
+                        )
+                        continue
+                    za = zones(after, state, zb)
+                    problems = transition_violations(state, move, after, zb, za)
+                    if problems:
+                        path = (*real_path(i), map_move(move, state.current_player, mask))
+                        for rule, message in problems:
+                            found(rule, message, path)
+                    swaps = 0
+                    if symmetry:
+                        child, swaps = canonical(after)
+                        if swaps:
+                            after, za = child, zones(child)
+                    key = za[0] | za[1] << 32 | za[2] << 64  # _pack, inlined
+                    j = index.get(key)
+                    if j is None:
+                        j = index[key] = n
+                        n += 1
+                        parent.append(i)
+                        via.append(move_index(move))
+                        masks.append(mask ^ swaps)
+                        following[0].append(za[0])
+                        following[1].append(za[1])
+                        following[2].append(za[2])
+                    edges.append(j)
+                offsets.append(len(edges))
+                if max_states is not None and n > max_states:
+                    truncated = True
+                    break
+                if k & 63:  # look at the clock every 64 states
+                    continue
+                if max_seconds is not None and time.perf_counter() - start > max_seconds:
+                    truncated = True
+                    break
+                if progress is not None and time.perf_counter() > next_report:
+                    elapsed = time.perf_counter() - start
+                    progress(
+                        f"depth {depth:>4}  states {n:>11,}  queue {n - i - 1:>10,}  "
+                        f"{expanded / elapsed:>9,.0f} states/s  {_peak_mb():>8,.0f} MB"
+                    )
+                    next_report = time.perf_counter() + progress_every
+            if truncated:
+                break
+            layer_start += len(cards)
+            frontier, following = following, [array("i"), array("i"), array("i")]
+            if frontier[0]:
+                depth += 1
+    finally:
+        if gc_was_enabled:
+            gc.enable()
 
     longest: int | None = None
     if not truncated:
-        cycle = _find_cycle(len(states), offsets, edges)
+        cycle = _find_cycle(n, offsets, edges)
         if isinstance(cycle, list):
             prefix = real_path(cycle[0])
-            loop = tuple(
-                real_move(a, _edge_move(states, a, b, symmetry))
-                for a, b in itertools.pairwise(cycle)
+            loop = []
+            state = _replay(root, prefix)
+            for b in cycle[1:]:
+                move = _edge_move(state, real_path(b), root, symmetry)
+                loop.append(move)
+                state = apply(state, move)
+            found(
+                "R25", f"a cycle of {len(loop)} moves: the game need not end", prefix + tuple(loop)
             )
-            found("R25", f"a cycle of {len(loop)} moves: the game need not end", prefix + loop)
         else:
             longest = cycle
 
+    events: Counter[str] = Counter()
+    terminal = Counter[str]()
+    chance_nodes = 0
+    for t, count in per_turn.items():
+        phase, reason = turn_info[t]
+        events[f"phase {phase.name}"] += count
+        if phase is Phase.CHANCE:
+            chance_nodes += count
+        if reason is not None:
+            terminal[reason.name] += count
+            events[f"end {reason.name}"] += count
+    for name, count in decided.items():
+        events[f"decided {name}"] += count
+    for moves, (count,) in move_sets.values():
+        for move in moves:
+            events[f"move {type(move).__name__}"] += count
     unreached = tuple(sorted(required_events(rules) - set(events))) if not truncated else ()
     if violations or unreached:
         result = "VIOLATION"
@@ -285,28 +350,41 @@ def check(
         result = "TRUNCATED"
     else:
         result = "OK"
+    seconds = time.perf_counter() - start
     return CheckResult(
         rules=rules,
         result=result,
-        states=len(states),
+        states=n,
         transitions=len(edges),
         terminal_states=sum(terminal.values()),
         terminal_by_reason=dict(sorted(terminal.items())),
         chance_nodes=chance_nodes,
-        max_depth=max(depth),
+        max_depth=depth + 1 if following[0] else depth,
         longest_game=longest,
-        seconds=time.perf_counter() - start,
+        seconds=seconds,
         peak_memory_mb=_peak_mb(),
         violations=tuple(violations),
         unreached=unreached,
         events=dict(sorted(events.items())),
+        exhaustive=exhaustive,
     )
 
 
-def _edge_move(states: list[GameState], a: int, b: int, symmetry: bool) -> Move:
-    for move in legal_moves(states[a]):
-        after = apply(states[a], move)
-        if (canonical(after)[0] if symmetry else after) == states[b]:
+def _replay(root: GameState, path: tuple[Move, ...]) -> GameState:
+    state = root
+    for move in path:
+        state = apply(state, move)
+    return state
+
+
+def _edge_move(state: GameState, target: tuple[Move, ...], root: GameState, symmetry: bool) -> Move:
+    """The move from the real `state` to (a real state of the orbit of) the end of `target`."""
+    goal = _replay(root, target)
+    if symmetry:
+        goal = canonical(goal)[0]
+    for move in legal_moves(state):
+        after = apply(state, move)
+        if (canonical(after)[0] if symmetry else after) == goal:
             return move
     raise AssertionError("no move joins two consecutive states of a cycle")
 
@@ -317,10 +395,10 @@ def _find_cycle(n: int, offsets: array[int], edges: array[int]) -> int | list[in
     Kahn's algorithm gives a topological order; nodes left over lie on or behind a cycle, and
     walking forward inside them from any one must repeat a node.
     """
-    indegree = array("l", bytes(8 * n)) if n else array("l")
+    indegree = array("i", bytes(4 * n))
     for j in edges:
         indegree[j] += 1
-    order = [v for v in range(n) if indegree[v] == 0]
+    order = array("i", [v for v in range(n) if indegree[v] == 0])  # 4 bytes a state
     k = 0
     while k < len(order):
         v = order[k]
@@ -340,7 +418,7 @@ def _find_cycle(n: int, offsets: array[int], edges: array[int]) -> int | list[in
             walk.append(v)
             v = next(edges[e] for e in range(offsets[v], offsets[v + 1]) if edges[e] in left)
         return [*walk[seen[v] :], v]
-    longest = array("l", bytes(8 * n)) if n else array("l")
+    longest = array("i", bytes(4 * n))
     for v in reversed(order):
         best = 0
         for e in range(offsets[v], offsets[v + 1]):

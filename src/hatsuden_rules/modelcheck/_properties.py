@@ -3,18 +3,31 @@
 The checks are written against the public API, from RULES.md, independently of the engine's
 logic: a bug in the engine cannot hide in a shared helper. Every failure names its rule.
 
-`Properties` holds what a run over one `Rules` can share: constants, and memos of the work that
-depends on the two grids alone (decoding them into `Stack` values, the cards and tech cards on
-them, the score recomputed by the oracle). Memo keys are the state's grids as stored; the values
-are computed from the public `GameState.board` only.
+Speed comes from splitting a state into three groups of fields and checking each distinct group
+once (see `Zones`): the cards (both hands, deck, discards and what each player knows of the
+other's hand), the two grids, and the turn (phase, player, tech cards, counters and the two turn
+logs). Each group is interned to a small int the first time it is seen, and what RULES.md says
+about it is derived then, from the public accessors of that first state (`hand`, `board`,
+`known_cards`, ...), and kept: a per-card count vector for conservation, the row supplies and
+the oracle's score for the grids, the tolerances and the stall check for the turn. A state's
+invariants then come down to a few additions and comparisons of these facts; the invariants
+that span groups (conservation, tolerance, the end trigger, the score) are still evaluated for
+every state. Groups are keyed by the fields as stored; each public view used is a function of
+its stored field (and the `Rules`), so a fact holds for every state with that group.
+
+Two checks are costly enough to be sampled by default, and run on everything with
+``exhaustive=True`` (``hatsuden-check --exhaustive``): R35 determinism re-applies one
+transition in `DETERMINISM_EVERY` instead of every one, and R29 compares `score()` with the
+oracle once per distinct pair (grids, Smart), the only inputs RULES.md gives the score, instead
+of on every state. Everything else is checked on every state and every transition.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
-from typing import NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol, cast
 
 from .. import (
     Card,
@@ -25,14 +38,12 @@ from .. import (
     Discard,
     DrawFromDiscard,
     EndTurn,
-    Energy,
     GameState,
     Move,
     Phase,
     PlaceAccumulator,
     PlaceSmart,
     Rules,
-    Stack,
     Tech,
     Tiebreak,
     apply,
@@ -44,6 +55,7 @@ from .. import (
 )
 
 __all__ = [
+    "DETERMINISM_EVERY",
     "Problem",
     "Properties",
     "PropertyChecks",
@@ -53,155 +65,420 @@ __all__ = [
 
 Problem = tuple[str, str]  # (rule, message)
 
-Board = tuple[Stack | None, ...]
+#: A state as three group ids: (cards, grids, turn). Equal iff the states are equal.
+Zones = tuple[int, int, int]
+
+#: Without ``exhaustive``, R35 determinism re-applies one transition in this many.
+DETERMINISM_EVERY: Final = 16
+
+_OVER, _CHANCE = Phase.GAME_OVER, Phase.CHANCE
+_NO_PROBLEMS: Final[tuple[Problem, ...]] = ()
+_MAX_MOVE_OBJECTS: Final = 1 << 16  # move objects remembered by identity (see _move_index)
 
 
-class Zones(NamedTuple):
-    """A snapshot of every zone of a state (god view), to compare before and after a move."""
+class _Grids(NamedTuple):
+    """What the oracle derives from the two grids alone (public stacks)."""
 
-    hand0: tuple[Card, ...]
-    hand1: tuple[Card, ...]
-    deck: tuple[Card, ...]
-    discards: tuple[Card, ...]
-    board0: Board
-    board1: Board
-    tech_deck: tuple[Tech, ...]
-    tech_hand0: frozenset[Tech]
-    tech_hand1: frozenset[Tech]
-    accumulator: tuple[int, int] | None
-    smart: Energy | None
-
-
-class _GridFacts(NamedTuple):
-    """What the oracle derives from the two grids and the Smart card alone."""
-
-    cards: Counter[Card]  # plant cards on both grids (R4)
-    techs: tuple[Tech, ...]  # tech cards spent on stacks (R11, R13)
-    totals: tuple[int, int]  # R29
-    winner: int
-    decision: Decision
+    cards: int  # plant cards on the stacks, as a count vector (R4)
+    techs: int  # Secret Build and Down spent on stacks, as a count vector (R11, R13)
+    supply: tuple[int, int, int, int]  # p0 row 0, p0 row 1, p1 row 0, p1 row 1 (R21)
+    generation: tuple[tuple[int, ...], tuple[int, ...]]  # column sums per player (R27)
     full: tuple[bool, bool]  # every cell occupied (R24)
 
 
-# Which zones each kind of move may change, besides the mover's hand, grid and tech hand
-# (R9-R22); anything else must stay as it was.
-_MAY_CHANGE: dict[type, tuple[str, ...]] = {
-    Discard: ("discards",),
-    DrawFromDiscard: ("discards",),
-    PlaceAccumulator: ("accumulator",),
-    PlaceSmart: ("smart",),
-    Deal: ("deck",),
-    DealTech: ("tech_deck",),
-}
+class _Board(NamedTuple):
+    """What the oracle derives from one player's grid (public stacks)."""
+
+    cards: int
+    techs: int
+    supply: tuple[int, int]
+    generation: tuple[int, ...]
+    full: bool
+
+
+class _Table(NamedTuple):
+    """What the oracle derives from the table group (phase, player, tech cards, counters)."""
+
+    techs: int  # tech deck, tech hands, placed Accumulator and Smart (R3)
+    tolerance: tuple[int, int, int, int] | None  # in ACTION and DRAW only (R19, R21)
+    problems: tuple[Problem, ...]  # R25
+    trigger: int | None
+    over: bool
+    chance: bool
+    smart_column: int  # -1 without Smart
+
+
+class _Score(NamedTuple):
+    """The oracle's score (R27-R29) of a pair (grids, Smart)."""
+
+    totals: tuple[int, int]
+    winner: int
+    decision: Decision
 
 
 class PropertyChecks(Protocol):
     """What `check` runs on every state and transition (`Properties` is the standard one)."""
 
-    def zones(self, state: GameState) -> Zones:
-        """Every zone of `state`."""
+    def zones(
+        self, state: GameState, parent: GameState | None = None, zp: Zones | None = None
+    ) -> Zones:
+        """The group ids of `state`; the checker also uses them as the state's identity."""
+        ...
+
+    def state_of(self, z: Zones) -> GameState:
+        """The state whose zones are `z`."""
+        ...
+
+    def move_index(self, move: Move) -> int:
+        """A small int naming `move` (by value) during this run."""
+        ...
+
+    def move_of(self, index: int) -> Move:
+        """The move named `index` by `move_index`."""
+        ...
+
+    def decision(self, z: Zones) -> Decision:
+        """What decides the winner of the state `z` if the game ends there (R29)."""
         ...
 
     def state_violations(
         self, state: GameState, moves: Sequence[Move], z: Zones
-    ) -> Iterator[Problem]:
-        """Every invariant `state` breaks."""
+    ) -> Iterable[Problem]:
+        """Every invariant `state` (with its legal `moves`) breaks."""
         ...
 
     def transition_violations(
         self, before: GameState, move: Move, after: GameState, zb: Zones, za: Zones
-    ) -> Iterator[Problem]:
-        """Every rule the step breaks."""
+    ) -> Iterable[Problem]:
+        """Every rule the step `before --move--> after` breaks."""
         ...
 
 
-def _tech_index(tech: Tech) -> int:
-    return tech.index
+# Which zones each kind of move may change, besides the mover's hand, grid, tech hand and what
+# the opponent knows of the mover's hand (R9-R22, R36); anything else must stay as it was.
+_MAY_CHANGE: dict[type, frozenset[str]] = {
+    Discard: frozenset({"discards"}),
+    DrawFromDiscard: frozenset({"discards"}),
+    PlaceAccumulator: frozenset({"accumulator"}),
+    PlaceSmart: frozenset({"smart"}),
+    Deal: frozenset({"deck"}),
+    DealTech: frozenset({"tech_deck"}),
+}
 
 
 class Properties:
-    """The invariants and transition properties of RULES.md, for states of one `Rules`."""
+    """The invariants and transition properties of RULES.md, for states of one `Rules`.
 
-    def __init__(self, rules: Rules) -> None:
+    Args:
+        rules: The rule set of every state checked.
+        exhaustive: Re-apply every transition (R35) and call `score()` on every state (R29)
+            instead of sampling them (see the module docstring).
+    """
+
+    def __init__(self, rules: Rules, *, exhaustive: bool = False) -> None:
         self.rules = rules
-        self._full_deck = Counter(dict.fromkeys(rules.cards, rules.copies))
-        self._all_techs = sorted(rules.techs, key=_tech_index)
-        self._boards: dict[object, Board] = {}
-        self._cards: dict[object, tuple[Card, ...]] = {}
-        self._facts: dict[tuple[object, object, Energy | None], _GridFacts] = {}
-        self._conserved: dict[tuple[object, ...], bool] = {}
+        self.exhaustive = exhaustive
+        cards = rules.cards
+        # Count vectors: 8 bits per distinct card (copies <= 255 hold no carries) or tech card.
+        self._card_weight = {card: 1 << 8 * k for k, card in enumerate(cards)}
+        self._full_cards = sum(rules.copies << 8 * k for k in range(len(cards)))
+        self._tech_weight = {tech: 1 << 8 * tech.index for tech in Tech}
+        self._full_techs = sum(self._tech_weight[tech] for tech in rules.techs)
+        self._columns = {energy: k for k, energy in enumerate(rules.energies_in_play)}
+        # Group interning: the stored fields -> id, and the facts of each id.
+        self._card_ids: dict[object, int] = {}
+        self._card_vec: list[int] = []
+        self._card_problems: list[tuple[Problem, ...]] = []
+        self._grid_ids: dict[object, int] = {}
+        self._grids: list[_Grids] = []
+        self._boards: dict[object, _Board] = {}
+        self._table_ids: dict[object, int] = {}
+        self._tables: list[_Table] = []
+        self._turn_ids: dict[object, int] = {}  # (table id, logs) -> turn group id
+        self._turn_by_id: dict[object, int] = {}  # the same, keyed by the logs' object ids
+        self._turns: list[_Table] = []  # the table facts of each turn group
+        # The fields of each group, to rebuild a state from its zones (`state_of`).
+        self._card_values: list[tuple[Any, ...]] = []
+        self._grid_values: list[Any] = []
+        self._turn_values: list[tuple[Any, ...]] = []
+        # Moves: by identity (fast) and by value; index -> move and its sort key.
+        self._move_ids: dict[int, int] = {}
+        self._move_values: dict[Move, int] = {}
+        self._moves: list[Move] = []
+        self._move_objects: list[Move] = []  # keeps the objects in _move_ids alive
+        self._sort_keys: list[tuple[int, ...]] = []
+        self._sorted_ok: dict[tuple[int, ...], bool] = {}
+        self._sorted_by_id: dict[tuple[int, ...], bool] = {}
+        self._knowledge_ok: dict[object, Problem | None] = {}
+        self._scores: dict[tuple[int, int], _Score] = {}
+        self._scored: set[tuple[int, int]] = set()
+        self._transitions = 0
 
-    def zones(self, state: GameState) -> Zones:
-        """Every zone of `state`."""
-        # Memo keys only: the zones as the state stores them, shared by many states.
-        boards, hands, memo = state._boards, state._hands, self._cards
-        board0 = self._boards.get(boards[0])
-        if board0 is None:
-            board0 = self._boards[boards[0]] = state.board(0)
-        board1 = self._boards.get(boards[1])
-        if board1 is None:
-            board1 = self._boards[boards[1]] = state.board(1)
-        hand0 = memo.get(hands[0])
-        if hand0 is None:
-            hand0 = memo[hands[0]] = state.hand(0)
-        hand1 = memo.get(hands[1])
-        if hand1 is None:
-            hand1 = memo[hands[1]] = state.hand(1)
-        deck = memo.get(state._deck)
-        if deck is None:
-            deck = memo[state._deck] = state.deck
-        discards = memo.get(state._discards)
-        if discards is None:
-            discards = memo[state._discards] = state.discards
-        return Zones(
-            hand0,
-            hand1,
-            deck,
-            discards,
-            board0,
-            board1,
-            state.tech_deck,
-            state.tech_hand(0),
-            state.tech_hand(1),
-            state.accumulator,
-            state.smart,
+    # -- identity -------------------------------------------------------------------------------
+
+    def zones(
+        self, state: GameState, parent: GameState | None = None, zp: Zones | None = None
+    ) -> Zones:
+        """The group ids of `state`: (cards, grids, turn). Equal iff the states are equal.
+
+        Every field of `GameState` is in exactly one group (the `Rules` are fixed for a run).
+        With `parent` and its zones `zp`, a group whose fields are the very objects of the
+        parent's keeps the parent's id without being looked up (identical, hence equal).
+        """
+        if (
+            zp is not None
+            and parent is not None
+            and state._hands is parent._hands
+            and state._deck is parent._deck
+            and state._discards is parent._discards
+            and state._known is parent._known
+        ):
+            c = zp[0]
+        else:
+            key: object = (state._hands, state._deck, state._discards, state._known)
+            known = self._card_ids.get(key)
+            c = self._new_cards(key, state) if known is None else known
+        if zp is not None and parent is not None and state._boards is parent._boards:
+            g = zp[1]
+        else:
+            known = self._grid_ids.get(state._boards)
+            g = self._new_grids(state) if known is None else known
+        key = (
+            state.phase,
+            state.current_player,
+            state._tech_deck,
+            state._tech_hands,
+            state._accumulator,
+            state._smart,
+            state._played,
+            state._discarded,
+            state._chance,
+            state._stall,
+            state._end_trigger,
+            state._end_reason,
+            state._rng,
+            tuple(map(id, state._this_turn)),
+            tuple(map(id, state._last_turn)),
+        )
+        t = self._turn_by_id.get(key)
+        if t is None:
+            t = self._new_turn(key, state)
+        return (c, g, t)
+
+    def _known_objects(self, moves: Sequence[Move]) -> bool:
+        """Whether every object of `moves` is remembered, so that its `id` names it.
+
+        A remembered move is kept alive by the checker, so no other object can have its id: a
+        tuple of such ids names a tuple of moves exactly. Keys made of ids are stored only then.
+        """
+        ids = self._move_ids
+        return all(id(m) in ids for m in moves)
+
+    def _new_turn(self, key: tuple[object, ...], state: GameState) -> int:
+        """The turn group of `state`: its table (by value) and its two logs (by move index)."""
+        table = self._table_ids.get(key[:-2])
+        if table is None:
+            table = self._new_table(key[:-2], state)
+        logs = (self._move_key(state._this_turn), self._move_key(state._last_turn))
+        value = (table, logs)
+        t = self._turn_ids.get(value)
+        if t is None:
+            t = self._turn_ids[value] = len(self._turns)
+            self._turns.append(self._tables[table])
+            self._turn_values.append((*key[:-2], state._this_turn, state._last_turn))
+        if self._known_objects((*state._this_turn, *state._last_turn)):
+            self._turn_by_id[key] = t
+        return t
+
+    def state_of(self, z: Zones) -> GameState:
+        """The state whose zones are `z` (equal to the one `zones` was given)."""
+        hands, deck, discards, known = self._card_values[z[0]]
+        (
+            phase,
+            player,
+            tech_deck,
+            tech_hands,
+            accumulator,
+            smart,
+            played,
+            discarded,
+            chance,
+            stall,
+            trigger,
+            reason,
+            rng,
+            this_turn,
+            last_turn,
+        ) = self._turn_values[z[2]]
+        return GameState(
+            rules=self.rules,
+            phase=phase,
+            current_player=player,
+            hands=hands,
+            deck=deck,
+            discards=discards,
+            boards=self._grid_values[z[1]],
+            tech_deck=tech_deck,
+            tech_hands=tech_hands,
+            accumulator=accumulator,
+            smart=smart,
+            played=played,
+            discarded=discarded,
+            chance=chance,
+            stall=stall,
+            end_trigger=trigger,
+            end_reason=reason,
+            rng=rng,
+            known=known,
+            this_turn=this_turn,
+            last_turn=last_turn,
         )
 
-    def _grid_facts(self, state: GameState, z: Zones) -> _GridFacts:
-        key = (state._boards[0], state._boards[1], z.smart)
-        facts = self._facts.get(key)
-        if facts is None:
-            facts = self._facts[key] = self._derive(z)
-        return facts
+    def move_index(self, move: Move) -> int:
+        """A small int naming `move` by value (equal moves, one index)."""
+        index = self._move_ids.get(id(move))
+        if index is not None:
+            return index
+        index = self._move_values.get(move)
+        if index is None:
+            index = self._move_values[move] = len(self._moves)
+            self._moves.append(move)
+            self._sort_keys.append(move_sort_key(move))
+        if len(self._move_objects) < _MAX_MOVE_OBJECTS:  # the prebuilt moves of the engine
+            self._move_ids[id(move)] = index
+            self._move_objects.append(move)
+        return index
 
-    def _derive(self, z: Zones) -> _GridFacts:
-        """R27-R29 and the contents of both grids, from the public stacks alone."""
+    def _move_key(self, moves: Sequence[Move]) -> tuple[int, ...]:
+        """The indices of `moves`, by identity when the objects are known (the common case)."""
+        ids = self._move_ids.get
+        key = tuple([ids(id(m)) for m in moves])
+        if None in key:
+            return tuple(map(self.move_index, moves))
+        return cast("tuple[int, ...]", key)  # no None in it
+
+    def move_of(self, index: int) -> Move:
+        """The move named `index`."""
+        return self._moves[index]
+
+    # -- the facts of each group, from the public API -------------------------------------------
+
+    def _new_cards(self, key: object, state: GameState) -> int:
         rules = self.rules
-        cards: Counter[Card] = Counter()
-        techs: list[Tech] = []
-        values = []
-        for board in (z.board0, z.board1):
-            grid = {}
-            for cell, stack in zip(rules.cells, board, strict=True):
-                grid[cell.row, cell.energy] = (
-                    0 if stack is None or stack.face_down else stack.cards[-1].value
+        weight = self._card_weight
+        hands = (state.hand(0), state.hand(1))
+        vec = sum(weight[card] for zone in (*hands, state.deck, state.discards) for card in zone)
+        problems: list[Problem] = []
+        for player, hand in enumerate(hands):
+            if len(hand) > rules.hand_size or state.hand_size(player) != len(hand):
+                problems.append(
+                    (
+                        "R22",
+                        f"player {player} holds {len(hand)} cards (hand_size {rules.hand_size})",
+                    )
                 )
-                if stack is not None:
-                    cards.update(stack.cards)
-                    techs += [Tech.SECRET_BUILD] * stack.secret + [Tech.DOWN] * stack.downsized
-            values.append(grid)
+            unknown = Counter(state.known_cards(player)) - Counter(hand)
+            if unknown:
+                problems.append(
+                    ("R36", f"player {player}'s known cards {sorted(unknown)} are not in the hand")
+                )
+        c = self._card_ids[key] = len(self._card_vec)
+        self._card_values.append((state._hands, state._deck, state._discards, state._known))
+        self._card_vec.append(vec)
+        self._card_problems.append(tuple(problems))
+        return c
+
+    def _new_grids(self, state: GameState) -> int:
+        boards = []
+        for player, raw in enumerate(state._boards):
+            board = self._boards.get(raw)
+            if board is None:
+                board = self._boards[raw] = self._board(state, player)
+            boards.append(board)
+        (cards0, techs0, supply0, generation0, full0) = boards[0]
+        (cards1, techs1, supply1, generation1, full1) = boards[1]
+        g = self._grid_ids[state._boards] = len(self._grids)
+        self._grid_values.append(state._boards)
+        self._grids.append(
+            _Grids(
+                cards0 + cards1,
+                techs0 + techs1,
+                (*supply0, *supply1),
+                (generation0, generation1),
+                (full0, full1),
+            )
+        )
+        return g
+
+    def _board(self, state: GameState, player: int) -> _Board:
+        """The facts of one player's grid, from its public stacks."""
+        rules = self.rules
+        weight, tech_weight = self._card_weight, self._tech_weight
+        cards = techs = 0
+        board = state.board(player)
+        value = {}
+        for cell, stack in zip(rules.cells, board, strict=True):
+            value[cell.row, cell.energy] = (
+                0 if stack is None or stack.face_down else stack.cards[-1].value
+            )
+            if stack is not None:
+                cards += sum(weight[card] for card in stack.cards)
+                techs += tech_weight[Tech.SECRET_BUILD] * stack.secret
+                techs += tech_weight[Tech.DOWN] * stack.downsized
         energies = rules.energies_in_play
+        supply = (sum(value[0, e] for e in energies), sum(value[1, e] for e in energies))
+        generation = tuple(value[0, e] + value[1, e] for e in energies)
+        return _Board(cards, techs, supply, generation, all(s is not None for s in board))
+
+    def _new_table(self, key: object, state: GameState) -> int:
+        rules = self.rules
+        tech_weight = self._tech_weight
+        techs = sum(tech_weight[tech] for tech in state.tech_deck)
+        techs += sum(tech_weight[tech] for p in (0, 1) for tech in state.tech_hand(p))
+        techs += tech_weight[Tech.ACCUMULATOR] * (state.accumulator is not None)
+        techs += tech_weight[Tech.SMART] * (state.smart is not None)
+        tolerance = None
+        if state.phase is Phase.ACTION or state.phase is Phase.DRAW:  # R19, R21
+            base = rules.city_demand + 1
+            t = [base + (state.accumulator == (p, row)) for p in (0, 1) for row in (0, 1)]
+            tolerance = (t[0], t[1], t[2], t[3])
+        problems: list[Problem] = []
+        limit = rules.stall_limit
+        if limit is not None and state.stall_count >= limit and not state.is_over:
+            problems.append(
+                ("R25", f"stall counter {state.stall_count} reached the limit, the game goes on")
+            )
+        smart = -1 if state.smart is None else self._columns[state.smart]
+        t_id = self._table_ids[key] = len(self._tables)
+        self._tables.append(
+            _Table(
+                techs,
+                tolerance,
+                tuple(problems),
+                state.end_triggered_by,
+                state.is_over,
+                state.phase is _CHANCE,
+                smart,
+            )
+        )
+        return t_id
+
+    def _score(self, g: int, smart: int) -> _Score:
+        """R27-R29 from the grids' generations and supplies and the Smart card's column."""
+        key = (g, smart)
+        sheet = self._scores.get(key)
+        if sheet is not None:
+            return sheet
+        rules = self.rules
+        grids = self._grids[g]
         energy = [0, 0]
-        for e in energies:
-            g0 = values[0][0, e] + values[0][1, e]
-            g1 = values[1][0, e] + values[1][1, e]
+        for column, (g0, g1) in enumerate(zip(*grids.generation, strict=True)):
             if g0 != g1:
-                energy[0 if g0 > g1 else 1] += 2 if z.smart is e else 1
+                energy[0 if g0 > g1 else 1] += 2 if column == smart else 1
         city = [0, 0]
         supply = [0, 0]
         for player in (0, 1):
-            for row in (0, 1):
-                total = sum(values[player][row, e] for e in energies)
+            for total in grids.supply[2 * player : 2 * player + 2]:
                 supply[player] += total
                 if total == rules.city_demand:
                     city[player] += 1
@@ -219,118 +496,255 @@ class Properties:
                 winner = 0 if a > b else 1
             else:
                 winner, decision = 1, Decision.SECOND_PLAYER
-        full = (
-            all(s is not None for s in z.board0),
-            all(s is not None for s in z.board1),
-        )
-        return _GridFacts(cards, tuple(techs), totals, winner, decision, full)
+        sheet = self._scores[key] = _Score(totals, winner, decision)
+        return sheet
+
+    def decision(self, z: Zones) -> Decision:
+        """What decides the winner of the state `z` (R29), by the oracle."""
+        return self._score(z[1], self._turns[z[2]].smart_column).decision
+
+    # -- state invariants -----------------------------------------------------------------------
 
     def state_violations(
         self, state: GameState, moves: Sequence[Move], z: Zones
-    ) -> Iterator[Problem]:
+    ) -> tuple[Problem, ...] | list[Problem]:
         """Every invariant of RULES.md that `state` (with its legal `moves`) breaks."""
-        rules = self.rules
-        facts = self._grid_facts(state, z)
+        c, g, t = z
+        grids = self._grids[g]
+        table = self._turns[t]
+        problems: tuple[Problem, ...] | list[Problem] = _NO_PROBLEMS
         # R2-R4: every plant card is in exactly one place; a flipped stack keeps its cards.
-        key = (state._hands, state._deck, state._discards, state._boards)
-        conserved = self._conserved.get(key)
-        if conserved is None:
-            cards = facts.cards.copy()
-            for zone in (z.hand0, z.hand1, z.deck, z.discards):
-                cards.update(zone)
-            conserved = self._conserved[key] = cards == self._full_deck
-        if not conserved:
-            yield "R4", f"plant cards are not conserved: {z}"
-        techs = [*z.tech_deck, *z.tech_hand0, *z.tech_hand1, *facts.techs]
-        techs += [Tech.ACCUMULATOR] * (z.accumulator is not None)
-        techs += [Tech.SMART] * (z.smart is not None)
-        if sorted(techs, key=_tech_index) != self._all_techs:
-            yield "R3", f"tech cards are not conserved: {techs}"
-        for player, hand in enumerate((z.hand0, z.hand1)):
-            if len(hand) > rules.hand_size or state.hand_size(player) != len(hand):
-                yield (
-                    "R22",
-                    f"player {player} holds {len(hand)} cards (hand_size {rules.hand_size})",
-                )
-        if state.phase is Phase.ACTION or state.phase is Phase.DRAW:
-            for player in (0, 1):
-                for row in (0, 1):
-                    if state.row_supply(player, row) > state.tolerance(player, row):
-                        yield (
-                            "R21",
-                            f"player {player} row {row} exceeds its tolerance in {state.phase}",
-                        )
-        # R26: legal moves exist iff the game is not over (deadlock / zombie).
-        if state.is_over and moves:
-            yield "R26", f"zombie: the game is over but {len(moves)} moves are legal"
-        if not state.is_over and not moves:
-            yield "R26", "deadlock: the game is not over but no move is legal"
-        keys = [move_sort_key(m) for m in moves]  # R34: sorted, duplicate-free
-        if keys != sorted(keys) or len(set(keys)) != len(keys):
-            yield "R34", "legal moves are not sorted and duplicate-free"
-        if state.phase is Phase.CHANCE:
+        # R3: every tech card likewise, on a stack, placed, in a tech hand or in the tech deck.
+        if (
+            self._card_vec[c] + grids.cards != self._full_cards
+            or table.techs + grids.techs != self._full_techs
+            or self._card_problems[c]
+            or table.problems
+        ):
+            problems = self._conservation(state, c, g, t)
+        tolerance = table.tolerance  # R21, in ACTION and DRAW
+        if tolerance is not None:
+            supply = grids.supply
+            if (
+                supply[0] > tolerance[0]
+                or supply[1] > tolerance[1]
+                or supply[2] > tolerance[2]
+                or supply[3] > tolerance[3]
+            ):
+                problems = [*problems, *self._tolerance(state, supply, tolerance)]
+        if table.over == (not moves):  # R26: legal moves exist iff the game is not over
+            pass
+        elif table.over:
+            problems = [
+                *problems,
+                ("R26", f"zombie: the game is over but {len(moves)} moves are legal"),
+            ]
+        else:
+            problems = [*problems, ("R26", "deadlock: the game is not over but no move is legal")]
+        ordered = self._sorted_by_id.get(tuple(map(id, moves)))
+        if ordered is None:
+            ordered = self._sorted(moves)
+        if not ordered:  # R34: sorted and duplicate-free
+            problems = [*problems, ("R34", "legal moves are not sorted and duplicate-free")]
+        if table.chance:
             outcomes = chance_outcomes(state)
             total = sum((p for _, p in outcomes), Fraction(0))
             if total != 1 or tuple(m for m, _ in outcomes) != tuple(moves):
-                yield "R6", "chance outcomes do not sum to 1 or differ from the legal moves"
-        sheet = score(state)
-        if (sheet.players[0].total, sheet.players[1].total) != facts.totals or (
-            sheet.winner,
-            sheet.decided_by,
-        ) != (facts.winner, facts.decision):
-            yield "R29", f"score() gives {sheet}; the rules give {facts.totals} {facts.decision}"
-        limit = rules.stall_limit
-        if limit is not None and state.stall_count >= limit and not state.is_over:
-            yield "R25", f"stall counter {state.stall_count} reached the limit, the game goes on"
-        trigger = state.end_triggered_by
-        if trigger is not None and not facts.full[trigger]:
-            yield "R24", f"player {trigger} triggered the end without a full grid"
+                problems = [
+                    *problems,
+                    ("R6", "chance outcomes do not sum to 1 or differ from the legal moves"),
+                ]
+        pair = (g, table.smart_column)
+        oracle = self._score(g, table.smart_column)
+        if self.exhaustive or pair not in self._scored:
+            self._scored.add(pair)
+            sheet = score(state)
+            if (sheet.players[0].total, sheet.players[1].total) != oracle.totals or (
+                sheet.winner,
+                sheet.decided_by,
+            ) != (oracle.winner, oracle.decision):
+                message = f"score() gives {sheet}; the rules give {oracle.totals} {oracle.decision}"
+                problems = [*problems, ("R29", message)]
+        trigger = table.trigger
+        if trigger is not None and not grids.full[trigger]:
+            problems = [
+                *problems,
+                ("R24", f"player {trigger} triggered the end without a full grid"),
+            ]
+        return problems
+
+    def _sorted(self, moves: Sequence[Move]) -> bool:
+        """R34: `moves` sorted by `move_sort_key` and duplicate-free (memoised)."""
+        key = self._move_key(moves)
+        ordered = self._sorted_ok.get(key)
+        if ordered is None:
+            keys = [self._sort_keys[i] for i in key]
+            ordered = self._sorted_ok[key] = keys == sorted(keys) and len(set(keys)) == len(keys)
+        if self._known_objects(moves):
+            self._sorted_by_id[tuple(map(id, moves))] = ordered
+        return ordered
+
+    def _conservation(self, state: GameState, c: int, g: int, t: int) -> list[Problem]:
+        """The messages of R3, R4, R22, R25 and R36 (the rare path: something is broken)."""
+        problems: list[Problem] = []
+        if self._card_vec[c] + self._grids[g].cards != self._full_cards:
+            cards: Counter[Card] = Counter()
+            for zone in (state.hand(0), state.hand(1), state.deck, state.discards):
+                cards.update(zone)
+            for player in (0, 1):
+                for stack in state.board(player):
+                    if stack is not None:
+                        cards.update(stack.cards)
+            full = Counter(dict.fromkeys(self.rules.cards, self.rules.copies))
+            problems.append(
+                (
+                    "R4",
+                    f"plant cards are not conserved: {cards - full} extra, {full - cards} missing",
+                )
+            )
+        if self._turns[t].techs + self._grids[g].techs != self._full_techs:
+            problems.append(("R3", "tech cards are not conserved"))
+        return [*problems, *self._card_problems[c], *self._turns[t].problems]
+
+    @staticmethod
+    def _tolerance(
+        state: GameState, supply: tuple[int, ...], tolerance: tuple[int, ...]
+    ) -> Iterator[Problem]:
+        for k in range(4):
+            if supply[k] > tolerance[k]:
+                player, row = divmod(k, 2)
+                yield (
+                    "R21",
+                    f"player {player} row {row} supplies {supply[k]}, over its tolerance "
+                    f"{tolerance[k]}, in {state.phase}",
+                )
+
+    # -- transitions ----------------------------------------------------------------------------
 
     def transition_violations(
         self, before: GameState, move: Move, after: GameState, zb: Zones, za: Zones
-    ) -> Iterator[Problem]:
+    ) -> tuple[Problem, ...] | list[Problem]:
         """Every rule that the step `before --move--> after` breaks."""
-        if apply(before, move) != after:
-            yield "R35", "apply is not deterministic"
+        problems: tuple[Problem, ...] | list[Problem] = _NO_PROBLEMS
+        self._transitions += 1
+        sampled = self.exhaustive or self._transitions % DETERMINISM_EVERY == 1
+        if sampled and apply(before, move) != after:
+            problems = [("R35", "apply is not deterministic")]
         mover = before.current_player
-        allowed = {
-            f"hand{mover}",
-            f"board{mover}",
-            f"tech_hand{mover}",
-            *_MAY_CHANGE.get(type(move), ()),
-        }
-        changed = [name for name, b, a in zip(Zones._fields, zb, za, strict=True) if b is not a]
-        changed = [name for name in changed if getattr(zb, name) != getattr(za, name)]
-        if any(name not in allowed for name in changed):
-            yield "R9", f"{type(move).__name__} changed zones it does not name: {changed}"
-        chance = before.pending_chance
-        ends_turn = isinstance(move, DrawFromDiscard | EndTurn) or (
-            isinstance(move, Deal) and chance is Chance.DRAW
-        )
-        if ends_turn:
-            if after.current_player != 1 - mover:
-                yield "R23", "the turn ended but the other player is not to move"
-            expected = 0 if before.played_cell is not None else before.stall_count + 1
-            if after.stall_count != expected:
-                yield "R23", f"stall counter {after.stall_count}, expected {expected}"
-            if before.end_triggered_by is None and after.end_triggered_by not in (None, mover):
-                yield "R24", "the end was triggered by the player who did not move"
-        elif chance is not Chance.SETUP:
-            if after.current_player != mover:
-                yield "R9", "the player changed in the middle of a turn"
-            if after.stall_count != before.stall_count:
-                yield "R23", "the stall counter changed in the middle of a turn"
-        if (
-            before.end_triggered_by is not None
-            and after.end_triggered_by != before.end_triggered_by
+        kind = type(move)
+        # R9: only the zones the move names change (the fields as stored, see the docstring).
+        # The engine passes unchanged fields on as the same objects: `is` settles most of them.
+        other = 1 - mover
+        changed = []
+        if zb[0] != za[0]:
+            if before._hands[other] is not after._hands[other] and (
+                before._hands[other] != after._hands[other]
+            ):
+                changed.append(f"hand{other}")
+            if before._known[other] is not after._known[other] and (
+                before._known[other] != after._known[other]
+            ):
+                changed.append(f"known{other}")
+            if before._deck is not after._deck and before._deck != after._deck:
+                changed.append("deck")
+            if before._discards is not after._discards and before._discards != after._discards:
+                changed.append("discards")
+        if zb[1] != za[1] and before._boards[other] != after._boards[other]:
+            changed.append(f"board{other}")
+        if before._tech_hands[other] is not after._tech_hands[other] and (
+            before._tech_hands[other] != after._tech_hands[other]
         ):
-            yield "R24", "the end trigger changed once set"
+            changed.append(f"tech_hand{other}")
+        if before._tech_deck is not after._tech_deck and before._tech_deck != after._tech_deck:
+            changed.append("tech_deck")
+        if before._accumulator != after._accumulator:
+            changed.append("accumulator")
+        if before._smart is not after._smart:
+            changed.append("smart")
+        if changed:
+            may = _MAY_CHANGE.get(kind, frozenset())
+            changed = [name for name in changed if name not in may]
+            if changed:
+                problems = [
+                    *problems,
+                    ("R9", f"{kind.__name__} changed zones it does not name: {changed}"),
+                ]
+        chance = before._chance
+        ends_turn = (
+            kind is DrawFromDiscard or kind is EndTurn or (kind is Deal and chance is Chance.DRAW)
+        )
+        # The accessors this_turn, last_turn, current_player, stall_count and end_triggered_by
+        # return these fields as stored; read directly, they cost no call.
+        logged = (*before._this_turn, move)
+        if ends_turn:
+            if after.current_player != other:
+                problems = [
+                    *problems,
+                    ("R23", "the turn ended but the other player is not to move"),
+                ]
+            expected = 0 if before._played is not None else before._stall + 1
+            if after._stall != expected:
+                problems = [
+                    *problems,
+                    ("R23", f"stall counter {after._stall}, expected {expected}"),
+                ]
+            if before._end_trigger is None and after._end_trigger not in (None, mover):
+                problems = [
+                    *problems,
+                    ("R24", "the end was triggered by the player who did not move"),
+                ]
+            if after._this_turn != () or after._last_turn != logged:
+                problems = [
+                    *problems,
+                    ("R36", "at the end of a turn its moves are not the last turn's log"),
+                ]
+        elif chance is Chance.SETUP:
+            if after._this_turn != () or after._last_turn != ():
+                problems = [*problems, ("R36", "a setup deal was logged in a turn")]
+        else:
+            if after.current_player != mover:
+                problems = [*problems, ("R9", "the player changed in the middle of a turn")]
+            if after._stall != before._stall:
+                problems = [
+                    *problems,
+                    ("R23", "the stall counter changed in the middle of a turn"),
+                ]
+            if after._this_turn != logged or after._last_turn != before._last_turn:
+                problems = [
+                    *problems,
+                    ("R36", f"the turn's log did not grow by exactly {kind.__name__}"),
+                ]
+        if before._end_trigger is not None and after._end_trigger != before._end_trigger:
+            problems = [*problems, ("R24", "the end trigger changed once set")]
+        known_before, known_after = before._known[mover], after._known[mover]
+        if known_before is not known_after or kind is DrawFromDiscard:
+            key = (known_before, known_after, self.move_index(move))
+            if key in self._knowledge_ok:
+                problem = self._knowledge_ok[key]
+            else:
+                problem = self._knowledge_ok[key] = self._knowledge(before, move, after, mover)
+            if problem is not None:
+                problems = [*problems, problem]
+        return problems
+
+    @staticmethod
+    def _knowledge(before: GameState, move: Move, after: GameState, mover: int) -> Problem | None:
+        """R36: only a card taken from the discards becomes known; plays only forget."""
+        was = Counter(before.known_cards(mover))
+        now = Counter(after.known_cards(mover))
+        if isinstance(move, DrawFromDiscard):
+            if now != was + Counter([move.card]):
+                return ("R36", f"taking {move.card} from the discards did not make it known")
+        elif now - was:
+            return ("R36", f"{type(move).__name__} made {sorted(now - was)} known")
+        return None
 
 
 def replay_problems(rules: Rules, moves: Sequence[Move]) -> list[Problem]:
     """Replay `moves` from `new_game(rules=rules)` and collect every property they break.
 
     This is what a counterexample's generated test runs: it is empty once the bug is fixed.
+    Every check runs on every step (``exhaustive=True``).
 
     Example:
         >>> from hatsuden_rules import Deal, Rules, Card, Energy
@@ -338,7 +752,7 @@ def replay_problems(rules: Rules, moves: Sequence[Move]) -> list[Problem]:
         >>> replay_problems(rules, [Deal(Card(Energy.SOLAR, 1))])
         []
     """
-    check = Properties(rules)
+    check = Properties(rules, exhaustive=True)
     state = new_game(rules=rules)
     seen = {state}
     z = check.zones(state)

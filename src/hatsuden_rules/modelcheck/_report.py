@@ -205,6 +205,7 @@ def result_dict(result: CheckResult) -> dict[str, Any]:
         ],
         "unreached": list(result.unreached),
         "events": dict(result.events),
+        "exhaustive": result.exhaustive,
     }
 
 
@@ -232,6 +233,12 @@ def format_summary(result: CheckResult, *, tests: bool = True) -> str:
         f"longest game      {longest}",
         f"time              {result.seconds:,.2f} s  ({result.states_per_second:,.0f} states/s)",
         f"peak memory       {result.peak_memory_mb:,.0f} MB",
+        "checks            "
+        + (
+            "every check on every state and transition (--exhaustive)"
+            if result.exhaustive
+            else "R35 on 1 transition in 16, R29 score() once per grids and Smart; the rest on all"
+        ),
     ]
     if result.unreached:
         lines.append("never reached (non-vacuity: each must occur at least once):")
