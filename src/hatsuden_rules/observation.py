@@ -35,6 +35,7 @@ from ._moves import (
     DealTech,
     Downsize,
     DrawTech,
+    Flip,
     Move,
     PlaceAccumulator,
     PlaceSmart,
@@ -372,8 +373,9 @@ def sample_state(observation: Observation, rng: SplitMix64 | int) -> GameState:
     ``observe(sample_state(o, rng), o.player) == o`` always holds. The unseen plant cards are
     dealt uniformly at random (every arrangement of the physical cards equally likely) to the
     deck, the unknown part of the opponent's hand and the opponent's hidden board cards, subject
-    to what is public about an opponent's secret card (its energy, the bounds the cards on it
-    and the row's tolerance put on its value, R38); the unseen tech cards likewise to the
+    to what is public about an opponent's secret card (its energy, and the bounds that the
+    cards on it, the row's tolerance, a logged tech draw and the logged flips put on its value,
+    R38); the unseen tech cards likewise to the
     opponent's tech hand and the tech deck. The draw is reproducible in any language: R38 lists
     the exact order of the generator calls.
 
@@ -494,7 +496,7 @@ def _secret_fits(observation: Observation, seat: int, cell: int, stack: SeenStac
         phase = observation.phase
         if in_play and phase is Phase.OVERFLOW:
             low = max(low, tolerance - rest + 1)  # R21: the played row is over its tolerance
-        elif not (in_play and phase in (Phase.TECH, Phase.CHANCE)):
+        elif not (in_play and (phase is Phase.TECH or observation.pending_chance is Chance.TECH)):
             high = min(high, tolerance - rest)  # R9: every other row is within tolerance
     for log, mover in (
         (observation.this_turn, observation.current_player),
@@ -510,7 +512,49 @@ def _secret_fits(observation: Observation, seat: int, cell: int, stack: SeenStac
                 and isinstance(after, DrawTech)
             ):
                 low = max(low, rules.max_value)  # R17: a tech card is drawn only for a 4
+        if not above:
+            low = max(low, _overflow_bound(observation, log, seat, cell))
     return [t.card_col[i] == column and low <= t.card_value[i] <= high for i in range(len(t.cards))]
+
+
+def _overflow_bound(
+    observation: Observation, log: tuple[SeenMove, ...], seat: int, cell: int
+) -> int:
+    """The lowest value of `seat`'s uncovered secret card at `cell`, from the flips in `log`.
+
+    `log` is a turn log of `seat`. Before each logged Flip the row exceeded its tolerance (R21),
+    and the secret card counted in it unless its stack was already face down.
+    """
+    rules = observation.rules
+    t = rules._tables
+    width = len(t.energies)
+    row = cell // width
+    board = observation.boards[seat]
+    secret = board[cell]
+    assert secret is not None
+    low = 1
+    for n, move in enumerate(log):
+        if not isinstance(move, Flip) or move.cell.row != row:
+            continue
+        flipped_from_here = {
+            t.cell_index[m.cell] for m in log[n:] if isinstance(m, Flip)
+        }  # face up before this flip, face down now
+        if secret.face_down and cell not in flipped_from_here:
+            continue  # the secret stack was already a pylon: it did not count
+        rest = 0
+        for other in range(row * width, row * width + width):
+            stack = board[other]
+            if other == cell or stack is None:
+                continue
+            top = stack.cards[-1]
+            if top is not None and (not stack.face_down or other in flipped_from_here):
+                rest += top.value
+        tolerance = t.tolerance
+        placed_later = any(isinstance(m, PlaceAccumulator) and m.row == row for m in log[n + 1 :])
+        if observation.accumulator == (seat, row) and not placed_later:
+            tolerance = t.accumulator_tolerance
+        low = max(low, tolerance - rest + 1)
+    return low
 
 
 def _complete(observation: Observation, rng: int) -> tuple[GameState, int]:
