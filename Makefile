@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly mutation clean
+.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly mutation vectors balance clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -12,8 +12,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-demo: $(STAMP) ## Play one seeded game between two simple players, turn by turn.
-	$(PY) examples/demo.py
+demo: $(STAMP) ## A seeded ISMCTS vs Greedy game, turn by turn (`hatsuden demo`).
+	$(PY) -m hatsuden_rules demo
 
 test: lint typecheck pytest examples ## Every check CI runs.
 
@@ -40,6 +40,12 @@ verify: $(STAMP) ## Every reachable state of the medium configuration, against t
 
 verify-big: $(STAMP) ## Every reachable state of the large configuration (all four tech cards, stall limit 4).
 	$(PY) -m hatsuden_rules.modelcheck --config large --golden tests/golden/modelcheck.json
+
+vectors: $(STAMP) ## Rebuild the conformance suite (conformance/) and the generated tables of CONFORMANCE.md.
+	$(PY) -m hatsuden_rules.conformance.generate --out conformance --doc CONFORMANCE.md --root .
+
+balance: $(STAMP) ## BALANCE.md: 10,000 Greedy and 10,000 ISMCTS (25 iterations) self-play games; hours.
+	$(PY) examples/balance.py --games 10000 --ismcts-games 10000 --ismcts ismcts:iterations=25 --seed 2017 --cache $(VENV)/balance-cache --output BALANCE.md
 
 nightly: $(STAMP) ## The property tests with many more examples (Hypothesis "nightly" profile).
 	HYPOTHESIS_PROFILE=nightly $(PY) -m pytest property_tests

@@ -49,6 +49,18 @@ from ._rng import SplitMix64, sample
 from ._rules import RULES_VERSION, STANDARD, Rules, Tiebreak
 from ._scoring import Decision, PlayerScore, Score, score
 from ._state import Chance, EndReason, GameState, Phase, Stack
+from .notation import (
+    MoveNotationError,
+    NotationError,
+    format_move,
+    format_observation,
+    format_rules,
+    format_state,
+    parse_move,
+    parse_observation,
+    parse_rules,
+    parse_state,
+)
 from .observation import (
     Concealed,
     Observation,
@@ -61,10 +73,28 @@ from .observation import (
     render_observation,
     sample_state,
 )
+from .records import (
+    GameRecord,
+    GameResult,
+    ReplayError,
+    format_record,
+    parse_record,
+    record_game,
+    replay,
+)
+from .serialization import (
+    FORMAT_VERSION,
+    InvalidDocumentError,
+    from_dict,
+    from_json,
+    to_dict,
+    to_json,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "FORMAT_VERSION",
     "RULES_VERSION",
     "STANDARD",
     "BuildPylon",
@@ -86,14 +116,19 @@ __all__ = [
     "EndTurn",
     "Energy",
     "Flip",
+    "GameRecord",
+    "GameResult",
     "GameState",
     "HatsudenError",
     "IllegalMoveError",
     "Improve",
+    "InvalidDocumentError",
     "InvalidInputError",
     "InvalidMoveError",
     "InvalidRulesError",
     "Move",
+    "MoveNotationError",
+    "NotationError",
     "Observation",
     "Pass",
     "Phase",
@@ -101,6 +136,7 @@ __all__ = [
     "PlaceAccumulator",
     "PlaceSmart",
     "PlayerScore",
+    "ReplayError",
     "Rules",
     "Score",
     "SeenMove",
@@ -112,6 +148,13 @@ __all__ = [
     "__version__",
     "apply",
     "chance_outcomes",
+    "format_move",
+    "format_observation",
+    "format_record",
+    "format_rules",
+    "format_state",
+    "from_dict",
+    "from_json",
     "is_legal",
     "legal_moves",
     "legal_moves_from",
@@ -120,10 +163,19 @@ __all__ = [
     "observation_tensor",
     "observation_tensor_layout",
     "observe",
+    "parse_move",
+    "parse_observation",
+    "parse_record",
+    "parse_rules",
+    "parse_state",
+    "record_game",
     "render",
     "render_card",
     "render_observation",
+    "replay",
     "sample",
     "sample_state",
     "score",
+    "to_dict",
+    "to_json",
 ]
