@@ -35,8 +35,10 @@ examples: $(STAMP)
 bench: $(STAMP) ## Random-play throughput of the engine (games/s, plies/s, per-call costs).
 	$(PY) benchmarks/bench.py
 
-verify: $(STAMP) ## Every reachable state of the medium configuration, against the golden file.
+verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information), against the golden files.
 	$(PY) -m hatsuden_rules.modelcheck --config medium --golden tests/golden/modelcheck.json
+	$(PY) -m hatsuden_rules.modelcheck.information --config medium --config small-secret \
+		--golden tests/golden/information.json
 
 verify-big: $(STAMP) ## Every reachable state of the large configuration (all four tech cards, stall limit 4).
 	$(PY) -m hatsuden_rules.modelcheck --config large --golden tests/golden/modelcheck.json
