@@ -820,24 +820,7 @@ class _Scanner:
         tech0 = self.tech_list(("tech_hands", 0))
         self.pair_sep()
         tech1 = self.tech_list(("tech_hands", 1))
-        self.key("accumulator")
-        accumulator = self.optional(self.accumulator)
-        self.key("smart")
-        smart = self.optional(self.energy)
-        self.key("played_cell")
-        played = self.optional(self.cell)
-        self.key("turn_discard")
-        discarded = self.optional(self.card)
-        self.key("pending_chance")
-        chance = self.optional(lambda: self.word({c.value: c for c in Chance}, "a chance event"))
-        assert chance is None or isinstance(chance, Chance)
-        self.key("stall_count")
-        stall = self.integer()
-        self.key("end_triggered_by")
-        trigger = self.optional(lambda: self.integer(1))
-        self.key("end_reason")
-        reason = self.optional(lambda: self.word({r.value: r for r in EndReason}, "an end reason"))
-        assert reason is None or isinstance(reason, EndReason)
+        accumulator, smart, played, discarded, chance, stall, trigger, reason = self.table_fields()
         self.key("rng_state")
         rng = self.optional(lambda: self.integer(_U64_DIGITS))
         self.key("known_cards")
@@ -903,24 +886,7 @@ class _Scanner:
         board0 = self.seen_board(("boards", 0), rules.energies)
         self.pair_sep()
         board1 = self.seen_board(("boards", 1), rules.energies)
-        self.key("accumulator")
-        accumulator = self.optional(self.accumulator)
-        self.key("smart")
-        smart = self.optional(self.energy)
-        self.key("played_cell")
-        played = self.optional(self.cell)
-        self.key("turn_discard")
-        discarded = self.optional(self.card)
-        self.key("pending_chance")
-        chance = self.optional(lambda: self.word({c.value: c for c in Chance}, "a chance event"))
-        assert chance is None or isinstance(chance, Chance)
-        self.key("stall_count")
-        stall = self.integer()
-        self.key("end_triggered_by")
-        trigger = self.optional(lambda: self.integer(1))
-        self.key("end_reason")
-        reason = self.optional(lambda: self.word({r.value: r for r in EndReason}, "an end reason"))
-        assert reason is None or isinstance(reason, EndReason)
+        accumulator, smart, played, discarded, chance, stall, trigger, reason = self.table_fields()
         self.key("this_turn")
         this_turn = self.seen_move_list(("this_turn",))
         self.key("last_turn")
@@ -951,6 +917,39 @@ class _Scanner:
             this_turn,
             last_turn,
         )
+
+    def table_fields(
+        self,
+    ) -> tuple[
+        tuple[int, int] | None,
+        Energy | None,
+        Cell | None,
+        Card | None,
+        Chance | None,
+        int,
+        int | None,
+        EndReason | None,
+    ]:
+        """The fields a state and an observation share, from accumulator to end_reason."""
+        self.key("accumulator")
+        accumulator = self.optional(self.accumulator)
+        self.key("smart")
+        smart = self.optional(self.energy)
+        self.key("played_cell")
+        played = self.optional(self.cell)
+        self.key("turn_discard")
+        discarded = self.optional(self.card)
+        self.key("pending_chance")
+        chance = self.optional(lambda: self.word({c.value: c for c in Chance}, "a chance event"))
+        assert chance is None or isinstance(chance, Chance)
+        self.key("stall_count")
+        stall = self.integer()
+        self.key("end_triggered_by")
+        trigger = self.optional(lambda: self.integer(1))
+        self.key("end_reason")
+        reason = self.optional(lambda: self.word({r.value: r for r in EndReason}, "an end reason"))
+        assert reason is None or isinstance(reason, EndReason)
+        return accumulator, smart, played, discarded, chance, stall, trigger, reason
 
     def seen_board(self, path: Path, width: int) -> tuple[SeenStack | None, ...]:
         cells: list[SeenStack | None] = []
