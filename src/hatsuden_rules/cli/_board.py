@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import Final
+
 from .._cards import Tech
 from ..notation import format_card, format_seen_move
 from ..observation import Observation, SeenStack
 
 __all__ = ["render_board"]
 
-_TECH_NAMES = {
-    Tech.ACCUMULATOR: "Accumulator",
-    Tech.SECRET_BUILD: "Secret Build",
-    Tech.SMART: "Smart",
-    Tech.DOWN: "Down",
-}
+_TECH_NAMES: Final = MappingProxyType(
+    {
+        Tech.ACCUMULATOR: "Accumulator",
+        Tech.SECRET_BUILD: "Secret Build",
+        Tech.SMART: "Smart",
+        Tech.DOWN: "Down",
+    }
+)
 
 
 def _cell(stack: SeenStack | None) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TextIO
+from types import MappingProxyType
+from typing import Final, TextIO
 
 from .._moves import Move
 from .._render import render
@@ -14,12 +15,14 @@ from ..simulation import play_game
 
 __all__ = ["run_demo"]
 
-_WHY = {
-    Decision.TOTAL: "the higher total",
-    Decision.CITY_POINTS: "tie-break 1, the higher city points",
-    Decision.SUPPLY: "tie-break 1, the higher total supply",
-    Decision.SECOND_PLAYER: "tie-break 2: player 1, who moved second, wins a full tie",
-}
+_WHY: Final = MappingProxyType(
+    {
+        Decision.TOTAL: "the higher total",
+        Decision.CITY_POINTS: "tie-break 1, the higher city points",
+        Decision.SUPPLY: "tie-break 1, the higher total supply",
+        Decision.SECOND_PLAYER: "tie-break 2: player 1, who moved second, wins a full tie",
+    }
+)
 
 
 def run_demo(

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TextIO
+from types import MappingProxyType
+from typing import Final, TextIO
 
 from .._apply import apply, new_game
 from .._errors import HatsudenError, IllegalMoveError
@@ -37,12 +38,14 @@ so far is saved).
 Goal: win energies (the higher column sum; 2 points with Smart) and keep each city at exactly
 10 (+1; 8 or less is -1). A row over 11 (12 with the Accumulator) overflows: flip plants."""
 
-_WHY = {
-    Decision.TOTAL: "the higher total",
-    Decision.CITY_POINTS: "tie-break 1, the higher city points",
-    Decision.SUPPLY: "tie-break 1, the higher total supply",
-    Decision.SECOND_PLAYER: "tie-break 2: the second player wins a full tie",
-}
+_WHY: Final = MappingProxyType(
+    {
+        Decision.TOTAL: "the higher total",
+        Decision.CITY_POINTS: "tie-break 1, the higher city points",
+        Decision.SUPPLY: "tie-break 1, the higher total supply",
+        Decision.SECOND_PLAYER: "tie-break 2: the second player wins a full tie",
+    }
+)
 
 
 def _columns(moves: Sequence[Move]) -> str:

@@ -108,11 +108,11 @@ class ISMCTSPlayer:
         True
     """
 
-    iterations: int = attrs.field(default=200, validator=_int_from(1))
+    iterations: int = attrs.field(default=300, validator=_int_from(1))
     time_limit: float | None = attrs.field(
         default=None, validator=_number_above(0, strict=True, optional=True)
     )
-    exploration: float = attrs.field(default=0.7, validator=_number_above(0, strict=False))
+    exploration: float = attrs.field(default=0.2, validator=_number_above(0, strict=False))
     rollout_turns: int = attrs.field(default=4, validator=_int_from(0))
     temperature: float = attrs.field(default=1.5, validator=_number_above(0, strict=True))
     prior_visits: int = attrs.field(default=5, validator=_int_from(0))
@@ -146,6 +146,18 @@ class _Node:
 def _search(
     player: ISMCTSPlayer, observation: Observation, moves: tuple[Move, ...], seed: int
 ) -> Move:
+    root_moves, root = _tree(player, observation, moves, seed)
+    children = root.children
+    return max(
+        root_moves,
+        key=lambda m: (children[m].visits, children[m].reward) if m in children else (0, 0.0),
+    )
+
+
+def _tree(
+    player: ISMCTSPlayer, observation: Observation, moves: tuple[Move, ...], seed: int
+) -> tuple[tuple[Move, ...], _Node]:
+    """Search from `observation`; return the root's candidate moves and the root node."""
     me = observation.player
     root = _Node(1 - me)
     c = player.exploration
@@ -164,7 +176,7 @@ def _search(
         if root_moves is None:
             root_moves = _prune(state, moves)
             if len(root_moves) == 1:
-                return root_moves[0]
+                return root_moves, root
             if player.prior_visits:
                 _seed_root(root, state, root_moves, player.prior_visits, temperature, noise)
         while not state.is_over:
@@ -213,11 +225,7 @@ def _search(
             node.visits += 1
             node.reward += value if node.mover == 0 else 1.0 - value
     assert root_moves is not None
-    children = root.children
-    return max(
-        root_moves,
-        key=lambda m: (children[m].visits, children[m].reward) if m in children else (0, 0.0),
-    )
+    return root_moves, root
 
 
 def _seed_root(
