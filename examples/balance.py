@@ -58,7 +58,7 @@ def section(title: str, spec: str, games: Sequence[GameSummary], seconds: float)
     lines = [
         f"## {title}",
         "",
-        f"`{spec}` against itself: {n} games (seats alternated, each deal played twice with the "
+        f"`{spec}` against itself: {n:,} games (seats alternated, each deal played twice with the "
         f"seats swapped), {seconds / 60:.1f} min.",
         "",
         f"- **First player win rate: {interval(first, n)}** "
@@ -86,12 +86,15 @@ def section(title: str, spec: str, games: Sequence[GameSummary], seconds: float)
             f"{interval(sum(1 for g, s in seconds_ if g.winner == s), len(seconds_))} |"
         )
     none = [g for g in games if not g.techs_drawn[0] and not g.techs_drawn[1]]
-    lines += [
-        "",
-        f"Games in which no tech card was drawn: {len(none)} ({pct(len(none) / n)}); the first "
-        f"player won {interval(sum(1 for g in none if g.winner == 0), len(none))} of them.",
-        "",
-    ]
+    if none:
+        first_won = interval(sum(1 for g in none if g.winner == 0), len(none))
+        tail = (
+            f"Games in which no tech card was drawn: {len(none):,} ({pct(len(none) / n)}); the "
+            f"first player won {first_won} of them."
+        )
+    else:
+        tail = "A tech card was drawn in every game."
+    lines += ["", tail, ""]
     return lines
 
 
@@ -141,7 +144,7 @@ def headline(results: list[tuple[str, tuple[GameSummary, ...]]]) -> list[str]:
             if holders:
                 won = sum(1 for g, s in holders if g.winner == s)
                 best.append((won / len(holders), tech, won, len(holders)))
-        text = f"**{title}** ({n} games): the first player wins {interval(first, n)}"
+        text = f"**{title}** ({n:,} games): the first player wins {interval(first, n)}"
         if best:
             _, tech, won, m = max(best, key=lambda x: x[0])
             _, low_tech, low_won, low_m = min(best, key=lambda x: x[0])
