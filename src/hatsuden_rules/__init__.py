@@ -91,7 +91,7 @@ from .serialization import (
     to_json,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "FORMAT_VERSION",
