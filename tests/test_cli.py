@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 from hatsuden_rules.cli import main, parse_rules_option
+from hatsuden_rules.notation import parse_rules
+from hatsuden_rules.serialization import to_json
 
 HATSUDEN = Path(sys.executable).with_name("hatsuden")
+ENVELOPE = ("type", "format_version")
 
 
 def run(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -97,7 +100,13 @@ def test_simulate_with_other_rules() -> None:
     )
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
-    assert document["rules"] == "3/3/2/3/5/SMT/city_points/retake/10"
+    assert document["rules_notation"] == "3/3/2/3/5/SMT/city_points/retake/10"
+    # The rules in the library's JSON spelling: the body of to_json(rules).
+    rules = parse_rules("3/3/2/3/5/SMT/city_points/retake/10")
+    body = {k: v for k, v in json.loads(to_json(rules)).items() if k not in ENVELOPE}
+    assert document["rules"] == body
+    assert document["rules"]["techs"] == ["smart"]
+    assert document["rules"]["tiebreak"] == "city_points"
     assert set(document["wins"]) == {"greedy", "ismcts:iterations=5"}
 
 

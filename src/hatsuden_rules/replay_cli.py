@@ -4,6 +4,11 @@
 standard input), replays every move with the rules engine and prints each turn, with the boards
 after it unless ``--moves-only``, then the final score and whether it matches the stated result.
 
+The rule flags every command shares (``--rules``, ``--config``, ``--tiebreak``...) state the rule
+set the record must have been played under: the base is the record's own rules (``--rules`` or
+``--config`` replace it), each field flag replaces one field, and a record played under other
+rules is refused (exit 1), naming both rule sets.
+
 Exit codes: 0 the record replays and its result (if stated) matches; 1 the record is malformed
 or does not replay (the message names the line, the JSON path or the ply); 2 a usage error or an
 unreadable file.
@@ -17,8 +22,10 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, InvalidRulesError
 from ._render import render
+from ._rule_flags import add_rule_flags, overrides, rules_from_args
+from ._rules import Rules
 from ._state import EndReason
 from .notation import format_move, format_rules
 from .records import GameRecord, GameResult, _check_result, _steps, parse_record
@@ -32,7 +39,7 @@ PROG = "hatsuden-replay"
 def read_record(text: str) -> GameRecord:
     """A record from its text form, or from a JSON document if `text` starts with ``{``.
 
-    Example:
+    Examples:
         >>> read_record('{"type": "rules", "format_version": 1}')
         Traceback (most recent call last):
         ...
@@ -104,7 +111,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--moves-only", action="store_true", help="print the moves of each turn, not the boards"
     )
+    add_rule_flags(
+        parser,
+        configs=_configs(),
+        default="the record's own rules (the flags state what the record must be played under)",
+    )
     return parser
+
+
+def _configs() -> dict[str, Rules]:
+    from .modelcheck._configs import CONFIGS
+
+    return dict(CONFIGS)
+
+
+def _expected_rules(args: argparse.Namespace, record: GameRecord) -> Rules | None:
+    """The rule set the flags require of `record`, or None when no rule flag is given."""
+    if args.base_rules is None and args.config is None and not overrides(args):
+        return None
+    return rules_from_args(args, default=record.rules, configs=_configs())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -121,6 +146,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         record = read_record(text)
+        try:
+            expected = _expected_rules(args, record)
+        except InvalidRulesError as error:
+            print(f"{PROG}: error: invalid rules: {error}", file=sys.stderr)
+            return 2
+        if expected is not None and expected != record.rules:
+            print(
+                f"{PROG}: {args.file}: the record is played under rules "
+                f"{format_rules(record.rules)}, not {format_rules(expected)}",
+                file=sys.stderr,
+            )
+            return 1
         show(record, sys.stdout, boards=not args.moves_only)
     except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of the record
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit

@@ -52,7 +52,7 @@ class GreedyPlayer:
     cards), else it draws from the deck. It never spends Secret Build (hiding a value is worth
     nothing to a one-ply search).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import SplitMix64, new_game, observe, legal_moves_from
         >>> seen = observe(new_game(seed=1), 0)
         >>> move = GreedyPlayer().choose(seen, legal_moves_from(seen), SplitMix64.from_seed(3))
@@ -61,9 +61,12 @@ class GreedyPlayer:
     """
 
     def choose(
-        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64
+        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64 | int
     ) -> Move:
-        """The greedy move among `legal_moves` (reproducible for a given `rng`)."""
+        """The greedy move among `legal_moves` (reproducible for a given `rng`).
+
+        `rng` is a `SplitMix64`, or an int seed (``SplitMix64.from_seed``).
+        """
         observation, moves, rng = check_decision(observation, legal_moves, rng)
         if len(moves) == 1:
             return moves[0]

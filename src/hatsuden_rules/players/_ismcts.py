@@ -99,7 +99,7 @@ class ISMCTSPlayer:
         rollout_randomness: One rollout action in this many is uniformly random (0: none; the
             rollout policy breaks its ties at random anyway).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import SplitMix64, new_game, observe, legal_moves_from
         >>> seen = observe(new_game(seed=1), 0)
         >>> bot = ISMCTSPlayer(iterations=20)
@@ -119,9 +119,12 @@ class ISMCTSPlayer:
     rollout_randomness: int = attrs.field(default=0, validator=_int_from(0))
 
     def choose(
-        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64
+        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64 | int
     ) -> Move:
-        """The most visited move after the search (reproducible for a given `rng`)."""
+        """The most visited move after the search (reproducible for a given `rng`).
+
+        `rng` is a `SplitMix64`, or an int seed (``SplitMix64.from_seed``).
+        """
         observation, moves, rng = check_decision(observation, legal_moves, rng)
         if len(moves) == 1:
             return moves[0]
