@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import socket
 from collections.abc import Callable, Iterator
 from typing import Any, Final, TypeVar
 
@@ -25,6 +26,7 @@ MISSING: Final = "the Ray backend needs the 'ray' extra: pip install 'hatsuden-r
 _TASKS_PER_CPU: Final = 4  # batches per CPU: enough to balance uneven games
 _MAX_BATCH: Final = 100  # games per task at most, so progress is reported often enough
 _IN_FLIGHT_PER_CPU: Final = 8  # tasks submitted ahead of the results, per CPU
+_PROBE_SECONDS: Final = 10.0
 
 
 class BackendError(HatsudenError):
@@ -64,6 +66,7 @@ def ray_session(address: str | None = None, *, jobs: int | None = None) -> Itera
     if address is None:
         options["num_cpus"] = jobs
     else:
+        _probe(address)
         options["address"] = address
     try:
         ray.init(**options)
@@ -75,6 +78,24 @@ def ray_session(address: str | None = None, *, jobs: int | None = None) -> Itera
         yield
     finally:
         ray.shutdown()
+
+
+def _probe(address: str) -> None:
+    """Fail fast on a ``host:port`` (or ``ray://host:port``) nobody listens on.
+
+    Ray itself retries an unreachable address for minutes; a plain TCP connection tells at once.
+    Other forms (``auto``, a host without a port) are left to Ray.
+    """
+    target = address.removeprefix("ray://")
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=_PROBE_SECONDS):
+            pass
+    except OSError as error:
+        reason = error.strerror or str(error) or type(error).__name__
+        raise BackendError(f"cannot connect to Ray at {address}: {reason}") from None
 
 
 def batches(first: int, count: int, cpus: int) -> list[range]:

@@ -116,7 +116,8 @@ def render_board(observation: Observation, names: tuple[str, str]) -> str:
         else:
             known = " ".join(format_card(c) for c in o.opponent_known)
             lines.append(
-                f"{names[seat]} (player {seat}): {o.opponent_hand_size} cards in hand"
+                f"{names[seat]} (player {seat}): {o.opponent_hand_size} "
+                f"card{'' if o.opponent_hand_size == 1 else 's'} in hand"
                 + (f" (known: {known})" if known else "")
                 + f" · {o.opponent_tech_hand_size} tech card"
                 + ("" if o.opponent_tech_hand_size == 1 else "s")

@@ -12,10 +12,10 @@ from .._errors import HatsudenError, IllegalMoveError
 from .._legal import legal_moves
 from .._moves import Move
 from .._rng import SplitMix64, splitmix64
-from .._rules import Rules
+from .._rules import STANDARD, Rules
 from .._scoring import Decision, score
 from .._state import GameState, Phase
-from ..notation import format_move, format_seen_move, parse_move
+from ..notation import format_move, format_rules, format_seen_move, parse_move
 from ..observation import observe
 from ..players import Player
 from ..records import format_record, record_game
@@ -192,6 +192,8 @@ def play_session(
         f"HATSUDEN · you are player {session.human} ({'first' if human_first else 'second'}) "
         f"against {bot_name} · seed {seed} · type help for the notation and commands"
     )
+    if rules != STANDARD:
+        session.say(f"Rules {format_rules(rules)}")
     try:
         _loop(session, stdin)
     except KeyboardInterrupt:
