@@ -301,7 +301,8 @@ def add_rule_flags(
         type=parse_rules_text,
         default=None,
         metavar="NOTATION",
-        help=f"a rule set in rules notation ({_NOTATION_FORMAT}) or {', '.join(PRESETS)}",
+        help="a whole rule set in rules notation (NOTATION.md), e.g. "
+        f"{format_rules(STANDARD)}, or {', '.join(PRESETS)}",
     )
     if configs:
         names = list(configs)

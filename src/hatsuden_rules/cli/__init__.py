@@ -174,7 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--players", type=_players, required=True, metavar="A,B", help="the two players"
     )
-    simulate.add_argument("--games", type=_positive, required=True, metavar="N")
+    simulate.add_argument(
+        "--games", type=_positive, required=True, metavar="N", help="how many games"
+    )
     simulate.add_argument("--seed", type=_int, default=0, metavar="S", help="match seed (0)")
     run = simulate.add_argument_group("where the games run")
     run.add_argument(
