@@ -35,9 +35,7 @@ SMALL = Rules(
 @pytest.fixture(scope="module", autouse=True)
 def local_ray() -> Iterator[str]:
     """A local Ray with two CPUs for the module; yields its address."""
-    ray.init(
-        num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR
-    )
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     try:
         yield str(ray.get_runtime_context().gcs_address)
     finally:
@@ -63,7 +61,9 @@ def test_ray_plays_the_games_of_the_local_backend_in_order() -> None:
 
 def test_ray_slices_and_other_rules_match_too() -> None:
     local = run_match(("ismcts:iterations=8", "greedy"), games=5, seed=3, rules=SMALL, jobs=1)
-    first = run_match(("ismcts:iterations=8", "greedy"), games=2, seed=3, rules=SMALL, backend="ray")
+    first = run_match(
+        ("ismcts:iterations=8", "greedy"), games=2, seed=3, rules=SMALL, backend="ray"
+    )
     rest = run_match(
         ("ismcts:iterations=8", "greedy"), games=3, seed=3, rules=SMALL, backend="ray", first=2
     )
@@ -131,3 +131,14 @@ def test_the_command_line_on_a_cluster_address(local_ray: str, tmp_path: Path) -
     assert sorted(path.name for path in saved.iterdir()) == [
         game_file_name(21, i) for i in range(8)
     ]
+
+
+def test_a_failing_task_raises_its_own_error() -> None:
+    from hatsuden_rules import InvalidInputError
+    from hatsuden_rules._ray import ray_results
+    from hatsuden_rules.simulation import _Match, _match_game
+
+    # A player spec no worker can build: the worker's InvalidInputError comes back as it is.
+    match = _Match(("nobody", "random"), 0, Rules(), False)
+    with pytest.raises(InvalidInputError, match="unknown player 'nobody'"):
+        list(ray_results(_match_game, match, 0, 2))

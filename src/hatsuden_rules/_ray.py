@@ -123,6 +123,19 @@ def _run_batch(play: Callable[[_T, int], _R], context: _T, indexes: range) -> tu
     return f"{__version__} (RULES_VERSION {RULES_VERSION})", [play(context, i) for i in indexes]
 
 
+def _get(ray: Any, ref: Any) -> Any:
+    """``ray.get(ref)``; a failed task raises its own HatsudenError, or a one-line BackendError."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayError as error:
+        cause = getattr(error, "cause", None)
+        if isinstance(cause, HatsudenError):
+            raise cause from None
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        reason = lines[-1] if lines else type(error).__name__
+        raise BackendError(f"a Ray task failed: {reason}") from error
+
+
 def ray_results(
     play: Callable[[_T, int], _R],
     context: _T,
@@ -159,7 +172,7 @@ def ray_results(
                     pending.append(remote.remote(play, context_ref, todo.pop()))
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
-                    version, results = ray.get(ref)
+                    version, results = _get(ray, ref)
                     if version != mine:
                         raise BackendError(
                             f"the Ray workers run hatsuden-rules {version}, this process {mine}: "

@@ -20,7 +20,7 @@ import attrs
 __all__ = ["Entry", "Rulebook", "UnknownRuleError", "load_rulebook", "read_rules_text"]
 
 _HEADING: Final = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{#[^}]*\})?\s*$")
-_RULE: Final = re.compile(r"^(R\d+)\.\s+(.*)$")
+_RULE: Final = re.compile(r"^([A-Z]\d+)\.\s+(.*?)\.?$")  # R12, or a ruling made a heading
 _RULING: Final = re.compile(r"^\*\*([A-Z]\d+)\.\s+(.*?)\.?\*\*")
 _ID: Final = re.compile(r"^([A-Z])(\d+)$")
 
@@ -136,7 +136,7 @@ def _parse(document: str) -> Rulebook:
             close()
             current = None
             rule = _RULE.match(heading.group(2))
-            if rule is not None and len(heading.group(1)) <= 3:
+            if rule is not None and len(heading.group(1)) <= 4:
                 current = (rule.group(1), rule.group(2), [_strip_anchor(line)])
             continue
         if ruling is not None:
