@@ -234,7 +234,7 @@ def move_sort_key(move: Move) -> tuple[int, ...]:
 
     `legal_moves` returns moves sorted by this key.
 
-    Example:
+    Examples:
         >>> moves = [Pass(), Discard(Card(Energy.WIND, 1)), Discard(Card(Energy.SOLAR, 2))]
         >>> sorted(moves, key=move_sort_key)[0]
         Discard(card=Card(energy=Energy.SOLAR, value=2))

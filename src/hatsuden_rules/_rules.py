@@ -86,7 +86,7 @@ class Rules:
     Every field is validated at construction; an impossible combination raises
     `InvalidRulesError` (a ValueError) naming the field.
 
-    Example:
+    Examples:
         >>> Rules() == STANDARD
         True
         >>> small = Rules(energies=2, max_value=2, copies=1, hand_size=1, city_demand=3)

@@ -147,7 +147,7 @@ class Vector:
 def refs_sorted(refs: Iterable[str]) -> tuple[str, ...]:
     """Rule numbers without duplicates, in numeric order.
 
-    Example:
+    Examples:
         >>> refs_sorted({"R12", "R2", "R35", "R2"})
         ('R2', 'R12', 'R35')
     """
@@ -166,7 +166,7 @@ def make_vector(
 ) -> Vector:
     """A vector whose id is its group and a hash of its input (stable across regenerations).
 
-    Example:
+    Examples:
         >>> v = make_vector("rng", rules=None, refs={"R32"}, flags=(), comment="",
         ...                 input={"kind": "rng", "seed": "0", "count": 1}, expected={})
         >>> v.id

@@ -46,7 +46,7 @@ def make_player(spec: str) -> Player:
         InvalidInputError: An unknown name or field, or a value the player refuses (the field is
             ``"player"`` or the player's own field name).
 
-    Example:
+    Examples:
         >>> make_player("ismcts:iterations=50:rollout_turns=2").iterations
         50
         >>> make_player("greedy")
