@@ -208,6 +208,7 @@ Move: TypeAlias = (
     | Deal
     | DealTech
 )
+"""Any move: one of the 14 player moves or one of the 2 chance outcomes (`Deal`, `DealTech`)."""
 
 MOVE_TYPES: tuple[type[Move], ...] = (
     Construct,

@@ -28,10 +28,9 @@ __all__ = [
     "refs_sorted",
 ]
 
-#: The version of the vector file format (fields, request and response shapes).
 FORMAT_VERSION: Final = 1
+"""The version of the vector file format (fields, request and response shapes)."""
 
-#: The groups, in the order the suite lists and runs them; each is one file ``GROUP.jsonl``.
 GROUPS: Final = (
     "rng",
     "seeded_games",
@@ -42,8 +41,8 @@ GROUPS: Final = (
     "perft",
     "invalid",
 )
+"""The groups, in the order the suite lists and runs them; each is one file ``GROUP.jsonl``."""
 
-#: What each flag means (Wycheproof's "notes"): every flag a vector carries is listed here.
 NOTES: Final = MappingProxyType(
     {
         "Accumulator": "The Accumulator lies on a city (R19): that city tolerates one more.",
@@ -96,6 +95,7 @@ NOTES: Final = MappingProxyType(
         "ZeroWeight": "A weight list containing zeros: those outcomes are never picked (R33).",
     }
 )
+"""What each flag means (Wycheproof's "notes"): every flag a vector carries is listed here."""
 
 
 @attrs.frozen
