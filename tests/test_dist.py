@@ -40,9 +40,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The wheel and the sdist: dist/'s if up to date, else freshly built."""
     wheel = ROOT / "dist" / f"{NAME}-py3-none-any.whl"
     sdist = ROOT / "dist" / f"{NAME}.tar.gz"
-    if not (wheel.is_file() and sdist.is_file()) or min(
-        wheel.stat().st_mtime, sdist.stat().st_mtime
-    ) < _newest_input():
+    if (
+        not (wheel.is_file() and sdist.is_file())
+        or min(wheel.stat().st_mtime, sdist.stat().st_mtime) < _newest_input()
+    ):
         out = tmp_path_factory.mktemp("dist")
         subprocess.run(
             [sys.executable, "-m", "build", "--quiet", "--outdir", str(out), str(ROOT)],
