@@ -35,7 +35,7 @@ typecheck: $(STAMP)
 	$(PY) -m mypy $(CODE)
 
 docs: $(STAMP) ## The documentation site, into site/ (strict: any warning or broken link fails).
-	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
 dist: $(STAMP) ## The sdist and the wheel, into dist/, checked by twine (tests/test_dist.py installs the wheel).
 	rm -rf dist
