@@ -11,8 +11,9 @@ Three things the stock plugins cannot do:
   marker is folded into the heading itself (``### R12. Improve {#r12}``), so the heading, its
   permalink and the table of contents all use ``#r12``. This runs as a Markdown preprocessor after
   pymdownx.snippets, which includes RULES.md into ``docs/RULES.md``.
-- **Root files that are not pages are served as they are.** The README links ``LICENSE``; the
-  site serves the repository's file at the same relative address, so the link works in both.
+- **Links work on GitHub and on the site alike.** The README links ``LICENSE``: the site serves
+  the repository's file at the same relative address. A page of docs/ links a root document as
+  ``../RULES.md`` (right on GitHub); on the site that link goes to the page docs/RULES.md.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 _ARGPARSE = re.compile(r"^<!-- argparse (?P<module>[\w.]+) -->$", re.MULTILINE)
+_ROOT_LINK = re.compile(r"\]\(\.\./(?P<name>[A-Za-z_]+\.md)(?P<anchor>#[^)\s]*)?\)")
 _RULE_ANCHOR = re.compile(r'^<a id="(r\d+)"></a>\n\n(### R\d+\. .+)$', re.MULTILINE)
 _HELP_WIDTH = 80  # the usage lines, as a terminal of 80 columns shows them
 _DEFAULT_GROUPS = ("positional arguments", "options", "optional arguments")
@@ -177,6 +180,24 @@ def command_reference(module: str, level: int = 2) -> str:
     )
 
 
-def on_page_markdown(markdown: str, **kwargs: Any) -> str:
-    """Replace each ``<!-- argparse MODULE -->`` line by that command's reference."""
+def _root_links(markdown: str) -> str:
+    """``](../RULES.md#r12)`` in a page of docs/ becomes ``](RULES.md#r12)`` on the site.
+
+    A page under docs/ reaches a root document as ``../RULES.md`` on GitHub; on the site the
+    root documents are pages of their own beside it (docs/RULES.md includes RULES.md).
+    """
+
+    def local(match: re.Match[str]) -> str:
+        name = match["name"]
+        if (_ROOT / "docs" / name).is_file():
+            return f"]({name}{match['anchor'] or ''})"
+        return match[0]
+
+    return _ROOT_LINK.sub(local, markdown)
+
+
+def on_page_markdown(markdown: str, page: Page, **kwargs: Any) -> str:
+    """Generate the command references; point root-document links at their pages."""
+    if "/" not in page.file.src_uri:
+        markdown = _root_links(markdown)
     return _ARGPARSE.sub(lambda m: command_reference(m["module"]), markdown)
