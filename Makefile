@@ -2,27 +2,45 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# One venv, two stamps: `make demo` installs the package alone (runtime dependency: attrs), every
+# other target the dev extra (the test tools, every optional extra, the docs and build tools).
+CORE   := $(VENV)/.installed-core
 STAMP  := $(VENV)/.installed
+CODE   := src tests property_tests examples benchmarks docs/plugins
 
-.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly mutation vectors balance clean
+.PHONY: demo test lint typecheck pytest examples docs dist bench verify verify-big nightly mutation vectors balance clean
+
+$(CORE): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $(CORE)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(CORE)
 
-demo: $(STAMP) ## A seeded ISMCTS vs Greedy game, turn by turn (`hatsuden demo`).
+demo: $(CORE) ## A seeded ISMCTS vs Greedy game, turn by turn (`hatsuden demo`).
 	$(PY) -m hatsuden_rules demo
 
-test: lint typecheck pytest examples ## Every check CI runs.
+test: lint typecheck docs dist pytest examples ## Every check CI runs.
 
 lint: $(STAMP)
-	$(PY) -m ruff check src tests property_tests examples benchmarks
-	$(PY) -m ruff format --check src tests property_tests examples benchmarks
+	$(PY) -m ruff check $(CODE)
+	$(PY) -m ruff format --check $(CODE)
 
 typecheck: $(STAMP)
-	$(PY) -m mypy src tests property_tests examples benchmarks
+	$(PY) -m mypy $(CODE)
+
+docs: $(STAMP) ## The documentation site, into site/ (strict: any warning or broken link fails).
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
+dist: $(STAMP) ## The sdist and the wheel, into dist/, checked by twine (tests/test_dist.py installs the wheel).
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+	$(PY) -m twine check --strict dist/*
 
 pytest: $(STAMP)
 	$(PY) -m pytest tests property_tests
@@ -58,4 +76,4 @@ mutation: $(STAMP) ## Mutation testing of the rules core with mutmut (slow; see 
 	$(PY) -m mutmut results
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist mutants
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site mutants

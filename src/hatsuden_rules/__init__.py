@@ -3,7 +3,7 @@
 The core is four pure functions over frozen values: `new_game`, `legal_moves`, `apply` and
 `score`. RULES.md is the specification; code and tests cite its rule numbers (R1-R39).
 
-Example:
+Examples:
     >>> import random
     >>> from hatsuden_rules import new_game, legal_moves, apply, score
     >>> state, rng = new_game(seed=2026), random.Random(0)

@@ -97,6 +97,7 @@ class Concealed:
 
 #: A move as one player saw it: the move itself, or `Concealed` where its card was hidden.
 SeenMove = Move | Concealed
+"""A move as one player saw it: the move itself, or `Concealed` where its card was hidden."""
 
 
 @attrs.frozen(slots=True)

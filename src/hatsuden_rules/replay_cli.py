@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from . import __version__
 from ._errors import InvalidInputError
 from ._render import render
 from ._state import EndReason
@@ -32,7 +33,7 @@ PROG = "hatsuden-replay"
 def read_record(text: str) -> GameRecord:
     """A record from its text form, or from a JSON document if `text` starts with ``{``.
 
-    Example:
+    Examples:
         >>> read_record('{"type": "rules", "format_version": 1}')
         Traceback (most recent call last):
         ...
@@ -100,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Check a HATSUDEN game record (text or JSON) and print it turn by turn.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("file", help="the record file (text form or JSON document); - for stdin")
     parser.add_argument(
         "--moves-only", action="store_true", help="print the moves of each turn, not the boards"

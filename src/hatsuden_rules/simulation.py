@@ -9,7 +9,7 @@ results are the same whatever the number of processes. `summarize` turns the gam
 statistics ``hatsuden simulate`` prints (wins with 95% Wilson intervals, first-player
 advantage, scores, cities, energies, end reasons, length).
 
-Example:
+Examples:
     >>> from hatsuden_rules.players import GreedyPlayer, RandomPlayer
     >>> game = play_game((GreedyPlayer(), RandomPlayer()), seed=4)
     >>> game.final.is_over, game.result.winner
@@ -71,7 +71,7 @@ def _derive(seed: int, *keys: int) -> int:
 def deal_seed(seed: int, index: int) -> int:
     """The `new_game` seed of game `index` of a match seeded `seed` (games 2k, 2k+1 share it).
 
-    Example:
+    Examples:
         >>> deal_seed(7, 0) == deal_seed(7, 1) != deal_seed(7, 2)
         True
     """
@@ -133,7 +133,7 @@ def play_game(
     Raises:
         InvalidInputError: Not two players, or a player returned an illegal move.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules.players import RandomPlayer
         >>> a = play_game((RandomPlayer(), RandomPlayer()), seed=3)
         >>> a == play_game((RandomPlayer(), RandomPlayer()), seed=3)
@@ -364,7 +364,7 @@ def _results(
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of a proportion (95% for the default z).
 
-    Example:
+    Examples:
         >>> [round(x, 3) for x in wilson_interval(65, 100)]
         [0.553, 0.736]
     """

@@ -10,7 +10,7 @@
 Exit codes: 0 success, 1 failure (e.g. a record that does not replay), 2 usage error, 130
 interrupted; ``check`` and ``replay`` keep their own commands' codes.
 
-Example:
+Examples:
     >>> main(["simulate", "--players", "greedy,random", "--games", "2", "--jobs", "1",
     ...       "--json", "--quiet"])  # doctest: +ELLIPSIS
     {"players": ["greedy", "random"], "games": 2, "wins": {"greedy": 2, "random": 0}, ...}
@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from .. import __version__
 from .._errors import HatsudenError, InvalidInputError
 from .._rules import STANDARD, Rules
 from ..players import PLAYERS, make_player
@@ -44,7 +45,7 @@ def parse_rules_option(text: str) -> Rules:
     ``large``); the notation is ``notation.format_rules``'s, e.g.
     ``5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20``.
 
-    Example:
+    Examples:
         >>> parse_rules_option("standard") == STANDARD
         True
         >>> parse_rules_option("5/4/2/5/10/SMT/supply/noretake/30").stall_limit
@@ -112,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"Players are named {names}, with options as NAME:FIELD=VALUE "
         "(e.g. ismcts:iterations=50).",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     play = commands.add_parser("play", help="play against a bot in the terminal")

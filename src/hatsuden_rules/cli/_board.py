@@ -51,7 +51,7 @@ def render_board(observation: Observation, names: tuple[str, str]) -> str:
     an empty cell. Each row shows its supply against its tolerance and the city points it would
     score now; the generation table shows each energy's sums and who leads it.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game, observe
         >>> print(render_board(observe(new_game(seed=5), 1), ("bot", "you")).splitlines()[0])
         bot (player 0) to play · ACTION · deck 30 · tech deck 4 · stall 0/20

@@ -30,7 +30,7 @@ def run_demo(
 ) -> None:
     """Play one seeded game between `players` and print every turn with the board after it.
 
-    Example:
+    Examples:
         >>> import io
         >>> from hatsuden_rules.players import GreedyPlayer, RandomPlayer
         >>> out = io.StringIO()

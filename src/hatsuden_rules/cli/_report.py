@@ -64,7 +64,7 @@ def format_table(
 ) -> str:
     """The human-readable result of a match.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import STANDARD
         >>> from hatsuden_rules.simulation import run_match, summarize
         >>> summary = summarize(run_match(("greedy", "random"), games=2, jobs=1))

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import STANDARD, InvalidRulesError, Rules, Tech, Tiebreak
+from .. import STANDARD, InvalidRulesError, Rules, Tech, Tiebreak, __version__
 from ._configs import CONFIGS
 from ._explore import CheckResult, check, divide, perft
 from ._report import (
@@ -101,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
             "or usage error."
         ),
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     rules = parser.add_argument_group("rules (every Rules field; each overrides --config)")
     rules.add_argument("--config", choices=list(CONFIGS), help="a named reduced configuration")
     rules.add_argument("--energies", type=int, metavar="N", help="energies in play (1-5)")

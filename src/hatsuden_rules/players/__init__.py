@@ -5,7 +5,7 @@ plays uniformly at random, `GreedyPlayer` looks one move ahead on the provisiona
 `ISMCTSPlayer` searches with information-set Monte Carlo tree search. `make_player` builds one
 from a spec such as ``"ismcts:iterations=50"`` (the names of `PLAYERS`).
 
-Example:
+Examples:
     >>> from hatsuden_rules import SplitMix64, new_game, observe, legal_moves_from
     >>> seen = observe(new_game(seed=2), 0)
     >>> bot = make_player("greedy")

@@ -52,7 +52,7 @@ class GreedyPlayer:
     cards), else it draws from the deck. It never spends Secret Build (hiding a value is worth
     nothing to a one-ply search).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import SplitMix64, new_game, observe, legal_moves_from
         >>> seen = observe(new_game(seed=1), 0)
         >>> move = GreedyPlayer().choose(seen, legal_moves_from(seen), SplitMix64.from_seed(3))

@@ -67,7 +67,7 @@ def city_outlook(supply: int, free: int, demand: int, max_value: int) -> float:
     A full row scores exactly; an open row at the demand can be closed with pylons; below it,
     the fewer cards needed to reach the demand, the better.
 
-    Example:
+    Examples:
         >>> city_outlook(10, 0, 10, 4), city_outlook(8, 0, 10, 4), city_outlook(7, 1, 10, 4)
         (1, -1, 0.35)
     """
@@ -100,7 +100,7 @@ def outlook(state: GameState, player: int) -> float:
     Settled parts count exactly (a full row, a column with no empty cell left); open ones are
     weighted by how likely they are to end well. At GAME_OVER this is the exact margin.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game
         >>> outlook(new_game(seed=1), 0)  # empty boards: a symmetric position
         0.0
@@ -115,7 +115,7 @@ def evaluate(state: GameState, player: int) -> float:
     still open; a small shift goes to whoever would win equal totals (tie-break 1, else
     player 1, R29).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game
         >>> evaluate(new_game(seed=1), 1), evaluate(new_game(seed=1), 0)  # ties favour player 1
         (0.2, -0.2)

@@ -99,7 +99,7 @@ class ISMCTSPlayer:
         rollout_randomness: One rollout action in this many is uniformly random (0: none; the
             rollout policy breaks its ties at random anyway).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import SplitMix64, new_game, observe, legal_moves_from
         >>> seen = observe(new_game(seed=1), 0)
         >>> bot = ISMCTSPlayer(iterations=20)

@@ -24,7 +24,7 @@ class Player(Protocol):
     passes a fresh generator for every decision. A player MUST return the same move for the same
     three arguments (reproducible games) and MUST return one of `legal_moves`.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import SplitMix64, new_game, observe, legal_moves_from
         >>> from hatsuden_rules.players import Player, RandomPlayer
         >>> seen = observe(new_game(seed=1), 0)

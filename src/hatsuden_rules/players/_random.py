@@ -18,7 +18,7 @@ __all__ = ["RandomPlayer"]
 class RandomPlayer:
     """Plays a uniformly random legal move: the baseline every bot must beat.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import SplitMix64, new_game, observe, legal_moves_from
         >>> seen = observe(new_game(seed=1), 0)
         >>> moves = legal_moves_from(seen)

@@ -17,10 +17,10 @@ __all__ = ["PLAYERS", "make_player"]
 
 _PlayerClass = type[GreedyPlayer] | type[ISMCTSPlayer] | type[RandomPlayer]
 
-#: The player classes by name.
 PLAYERS: Final[MappingProxyType[str, _PlayerClass]] = MappingProxyType(
     {"greedy": GreedyPlayer, "ismcts": ISMCTSPlayer, "random": RandomPlayer}
 )
+"""The player classes by name."""
 
 
 def _value(text: str) -> int | float | None:
@@ -46,7 +46,7 @@ def make_player(spec: str) -> Player:
         InvalidInputError: An unknown name or field, or a value the player refuses (the field is
             ``"player"`` or the player's own field name).
 
-    Example:
+    Examples:
         >>> make_player("ismcts:iterations=50:rollout_turns=2").iterations
         50
         >>> make_player("greedy")
