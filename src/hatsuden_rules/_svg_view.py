@@ -1,0 +1,340 @@
+"""What a picture of the game shows: one model for a god view and for a player's view.
+
+`board_svg` draws a `GameState` (everything) and an `Observation` (what one player knows) with
+the same code, from a `View` built here. Building the view is the only place that reads the
+subject, so a picture of an observation can show nothing the observation does not hold (R30,
+R37): a card the observer has not seen is None, and every number that depends on one (a row's
+supply, a column's generation, the points) is None too, drawn as ``?``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from ._cards import Card, Cell, Energy, Tech
+from ._errors import InvalidInputError
+from ._render import render
+from ._rules import Rules, Tiebreak
+from ._scoring import Decision
+from ._state import Chance, EndReason, GameState, Phase
+from .observation import Observation, render_observation
+
+__all__ = ["CellView", "SeatView", "Sheet", "View", "sheet_of", "view_of"]
+
+
+@attrs.frozen(slots=True)
+class CellView:
+    """One occupied cell as the viewer sees it.
+
+    Attributes:
+        cards: Bottom to top; None for a card the viewer has not seen.
+        face_down: A pylon (R14, R21).
+        flipped: A plant flipped by an overflow (its face-up cards were seen by both players).
+        secret: The bottom card was built secret (R11).
+        downsized: Down was spent on the stack (R13).
+    """
+
+    cards: tuple[Card | None, ...]
+    face_down: bool
+    flipped: bool
+    secret: bool
+    downsized: bool
+
+    @property
+    def value(self) -> int | None:
+        """What the cell generates: 0 for a pylon, None when the top card is hidden."""
+        if self.face_down:
+            return 0
+        top = self.cards[-1]
+        return None if top is None else top.value
+
+    @property
+    def secret_on_top(self) -> bool:
+        """A secret plant: the secret card is the only card and the stack is face up (R4)."""
+        return self.secret and not self.face_down and len(self.cards) == 1
+
+
+@attrs.frozen(slots=True)
+class SeatView:
+    """One player's side as the viewer sees it.
+
+    Attributes:
+        hand: The hand in canonical order; None for a card the viewer cannot see (a back).
+        known: How many copies of each card of the hand the opponent knows (R36), as cards.
+        techs: The tech hand in canonical order; None for a tech card the viewer cannot see.
+        board: The cells in `Rules.cells` order (None when empty).
+        private_seen: The viewer sees this seat's private cards (god view, or the observer).
+    """
+
+    hand: tuple[Card | None, ...]
+    known: tuple[Card, ...]
+    techs: tuple[Tech | None, ...]
+    board: tuple[CellView | None, ...]
+    private_seen: bool
+
+
+@attrs.frozen(slots=True)
+class View:
+    """Everything a picture shows (see the module docstring).
+
+    Attributes:
+        rules: The rule set.
+        observer: The observing player, or None for the god view.
+        phase: The phase of play.
+        current_player: Whose move it is (or who receives the pending chance card).
+        pending_chance: In CHANCE, which event is pending.
+        seats: Player 0's side, then player 1's.
+        deck_size: Plant cards left in the deck.
+        tech_deck_size: Tech cards left in the tech deck.
+        discards: The discards in canonical order.
+        accumulator: ``(player, row)`` of the placed Accumulator, or None.
+        smart: The energy Smart lies on, or None.
+        played_cell: The mover's played cell this turn, if any.
+        stall_count: The stall counter (R25).
+        end_triggered_by: Whose full grid triggered the end, or None.
+        end_reason: Why the game is over, or None.
+        text: The text rendering (`render` or `render_observation`), for ``<desc>``.
+    """
+
+    rules: Rules
+    observer: int | None
+    phase: Phase
+    current_player: int
+    pending_chance: Chance | None
+    seats: tuple[SeatView, SeatView]
+    deck_size: int
+    tech_deck_size: int
+    discards: tuple[Card, ...]
+    accumulator: tuple[int, int] | None
+    smart: Energy | None
+    played_cell: Cell | None
+    stall_count: int
+    end_triggered_by: int | None
+    end_reason: EndReason | None
+    text: str
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game is over."""
+        return self.phase is Phase.GAME_OVER
+
+
+def _techs(techs: frozenset[Tech]) -> tuple[Tech, ...]:
+    return tuple(tech for tech in Tech if tech in techs)
+
+
+def view_of(subject: GameState | Observation) -> View:
+    """The `View` of a state (god view) or of an observation (its player's view).
+
+    Raises:
+        InvalidInputError: `subject` is neither.
+    """
+    if type(subject) is GameState:
+        return _state_view(subject)
+    if type(subject) is Observation:
+        return _observation_view(subject)
+    raise InvalidInputError(
+        "state_or_observation",
+        f"expected a GameState or an Observation, got {type(subject).__name__}",
+    )
+
+
+def _state_view(state: GameState) -> View:
+    seats = tuple(
+        SeatView(
+            hand=state.hand(p),
+            known=state.known_cards(p),
+            techs=_techs(state.tech_hand(p)),
+            board=tuple(
+                None
+                if stack is None
+                else CellView(
+                    stack.cards, stack.face_down, stack.flipped, stack.secret, stack.downsized
+                )
+                for stack in state.board(p)
+            ),
+            private_seen=True,
+        )
+        for p in (0, 1)
+    )
+    return View(
+        rules=state.rules,
+        observer=None,
+        phase=state.phase,
+        current_player=state.current_player,
+        pending_chance=state.pending_chance,
+        seats=(seats[0], seats[1]),
+        deck_size=state.deck_size,
+        tech_deck_size=len(state.tech_deck),
+        discards=state.discards,
+        accumulator=state.accumulator,
+        smart=state.smart,
+        played_cell=state.played_cell,
+        stall_count=state.stall_count,
+        end_triggered_by=state.end_triggered_by,
+        end_reason=state.end_reason,
+        text=render(state),
+    )
+
+
+def _observation_view(o: Observation) -> View:
+    def seat(p: int) -> SeatView:
+        board = tuple(
+            None
+            if stack is None
+            else CellView(
+                stack.cards, stack.face_down, stack.flipped, stack.secret, stack.downsized
+            )
+            for stack in o.boards[p]
+        )
+        if p == o.player:
+            return SeatView(o.hand, o.known_to_opponent, _techs(o.tech_hand), board, True)
+        unknown = o.opponent_hand_size - len(o.opponent_known)
+        return SeatView(
+            (*o.opponent_known, *(None,) * unknown),
+            o.opponent_known,
+            (None,) * o.opponent_tech_hand_size,
+            board,
+            False,
+        )
+
+    return View(
+        rules=o.rules,
+        observer=o.player,
+        phase=o.phase,
+        current_player=o.current_player,
+        pending_chance=o.pending_chance,
+        seats=(seat(0), seat(1)),
+        deck_size=o.deck_size,
+        tech_deck_size=o.tech_deck_size,
+        discards=o.discards,
+        accumulator=o.accumulator,
+        smart=o.smart,
+        played_cell=o.played_cell,
+        stall_count=o.stall_count,
+        end_triggered_by=o.end_triggered_by,
+        end_reason=o.end_reason,
+        text=render_observation(o),
+    )
+
+
+# -- the score sheet as far as the viewer can tell (R27-R29) --------------------------------------
+
+
+@attrs.frozen(slots=True)
+class Sheet:
+    """The score as if the game ended now, as far as the viewer can tell (None: unknown).
+
+    Attributes:
+        row_supply: Per seat, the supply of row 0 and row 1 (R21).
+        generation: Per seat, the column sums per energy in play (R27).
+        energy_winners: Per energy, the seat with the strictly higher generation, None on a tie,
+            or -1 when a hidden card makes it unknown.
+        energy_points: Per seat (R27, R20).
+        city_points: Per seat (R28), and per row in `row_points`.
+        row_points: Per seat, the city points of row 0 and row 1.
+        total: Per seat (R29).
+        winner: The winner if the game ended now, or None when unknown.
+        decided_by: What decides it, or None when unknown.
+    """
+
+    row_supply: tuple[tuple[int | None, int | None], tuple[int | None, int | None]]
+    generation: tuple[tuple[int | None, ...], tuple[int | None, ...]]
+    energy_winners: tuple[int | None, ...]
+    energy_points: tuple[int | None, int | None]
+    city_points: tuple[int | None, int | None]
+    row_points: tuple[tuple[int | None, int | None], tuple[int | None, int | None]]
+    total: tuple[int | None, int | None]
+    winner: int | None
+    decided_by: Decision | None
+
+
+def _sum(values: Sequence[int | None]) -> int | None:
+    return None if None in values else sum(v for v in values if v is not None)
+
+
+def city_points(supply: int | None, demand: int) -> int | None:
+    """R28: +1 for exactly `demand`, -1 for `demand` - 2 or less, else 0 (None: unknown)."""
+    if supply is None:
+        return None
+    if supply == demand:
+        return 1
+    return -1 if supply <= demand - 2 else 0
+
+
+def sheet_of(view: View) -> Sheet:
+    """The score sheet of `view` (R27-R29); equal to `score` wherever nothing is hidden."""
+    rules = view.rules
+    energies = rules.energies_in_play
+    width = len(energies)
+    supplies: list[tuple[int | None, int | None]] = []
+    generations: list[tuple[int | None, ...]] = []
+    for seat in view.seats:
+        values = [0 if cell is None else cell.value for cell in seat.board]
+        supplies.append((_sum(values[:width]), _sum(values[width:])))
+        generations.append(tuple(_sum((values[e], values[width + e])) for e in range(width)))
+    winners: list[int | None] = []
+    points: list[list[int]] = [[], []]
+    unknown = False
+    for e, energy in enumerate(energies):
+        a, b = generations[0][e], generations[1][e]
+        if a is None or b is None:
+            winners.append(-1)
+            unknown = True
+            continue
+        winner = None if a == b else (0 if a > b else 1)
+        winners.append(winner)
+        if winner is not None:
+            points[winner].append(2 if view.smart is energy else 1)
+    energy_points = (None, None) if unknown else (sum(points[0]), sum(points[1]))
+    row_points = tuple(
+        (city_points(s[0], rules.city_demand), city_points(s[1], rules.city_demand))
+        for s in supplies
+    )
+    cities = tuple(_sum(rows) for rows in row_points)
+    totals = tuple(
+        None if e is None or c is None else e + c
+        for e, c in zip(energy_points, cities, strict=True)
+    )
+    winner, decided = _decide(
+        rules, (totals[0], totals[1]), (cities[0], cities[1]), (supplies[0], supplies[1])
+    )
+    return Sheet(
+        row_supply=(supplies[0], supplies[1]),
+        generation=(generations[0], generations[1]),
+        energy_winners=tuple(winners),
+        energy_points=energy_points,
+        city_points=(cities[0], cities[1]),
+        row_points=(row_points[0], row_points[1]),
+        total=(totals[0], totals[1]),
+        winner=winner,
+        decided_by=decided,
+    )
+
+
+def _decide(
+    rules: Rules,
+    totals: tuple[int | None, int | None],
+    cities: tuple[int | None, int | None],
+    supplies: tuple[tuple[int | None, int | None], tuple[int | None, int | None]],
+) -> tuple[int | None, Decision | None]:
+    """R29: the higher total, then tie-break 1, then player 1 (None: unknown)."""
+    a, b = totals
+    if a is None or b is None:
+        return None, None
+    if a != b:
+        return (0 if a > b else 1), Decision.TOTAL
+    if rules.tiebreak is Tiebreak.CITY_POINTS:
+        first: tuple[int | None, int | None] = cities
+        decision = Decision.CITY_POINTS
+    else:
+        first = (_sum(supplies[0]), _sum(supplies[1]))
+        decision = Decision.SUPPLY
+    x, y = first
+    assert x is not None  # known totals come from known rows
+    assert y is not None
+    if x != y:
+        return (0 if x > y else 1), decision
+    return 1, Decision.SECOND_PLAYER
