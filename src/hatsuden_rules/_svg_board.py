@@ -382,7 +382,7 @@ class _Board:
             y + 31,
             f"{shown}/{tolerance}",
             fill=c["text"],
-            font_size=17,
+            font_size=17 if supply is not None else 14,
             font_weight="bold",
         )
         text(g, x + 10, y + 47, "supply/max", fill=c["muted"], font_size=9)
@@ -438,6 +438,19 @@ class _Board:
         marked = (seat, cell) in self.marked
         classes += [t for t, on in (("highlighted", marked), ("played", played)) if on]
         g = self.group(" ".join(classes))
+        if marked:
+            element(  # a ring around the card, under the stack and its tags
+                g,
+                "rect",
+                x=x - 4,
+                y=y - 4,
+                width=CARD_W + 8,
+                height=CARD_H + 8,
+                rx=8,
+                fill="none",
+                stroke=c["highlight"],
+                stroke_width=4,
+            )
         owner = f"{self.names[seat]}, city {cell.row}, {energy_name(energy)} ({where})"
         if stack is None:
             element(
@@ -476,19 +489,6 @@ class _Board:
                 height=3,
                 rx=1,
                 fill=c["text"],
-            )
-        if marked:
-            element(
-                g,
-                "rect",
-                x=x - 4,
-                y=y - 4,
-                width=CARD_W + 8,
-                height=CARD_H + 8,
-                rx=8,
-                fill="none",
-                stroke=c["highlight"],
-                stroke_width=4,
             )
 
     def stack(

@@ -9,7 +9,9 @@ supply, a column's generation, the points) is None too, drawn as ``?``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from typing import Final, TypeVar
 
 import attrs
 
@@ -22,6 +24,8 @@ from ._state import Chance, EndReason, GameState, Phase
 from .observation import Observation, render_observation
 
 __all__ = ["CellView", "SeatView", "Sheet", "View", "sheet_of", "view_of"]
+
+_T = TypeVar("_T")
 
 
 @attrs.frozen(slots=True)
@@ -251,61 +255,86 @@ class Sheet:
     decided_by: Decision | None
 
 
-def _sum(values: Sequence[int | None]) -> int | None:
-    return None if None in values else sum(v for v in values if v is not None)
-
-
-def city_points(supply: int | None, demand: int) -> int | None:
-    """R28: +1 for exactly `demand`, -1 for `demand` - 2 or less, else 0 (None: unknown)."""
-    if supply is None:
-        return None
+def _city_points(supply: int, demand: int) -> int:
+    """R28: +1 for exactly `demand`, -1 for `demand` - 2 or less, else 0."""
     if supply == demand:
         return 1
     return -1 if supply <= demand - 2 else 0
 
 
 def sheet_of(view: View) -> Sheet:
-    """The score sheet of `view` (R27-R29); equal to `score` wherever nothing is hidden."""
+    """The score sheet of `view` (R27-R29), with None for what the viewer cannot tell.
+
+    Equal to `score` when no card that counts is hidden. A hidden top card (an opponent's
+    secret plant: at most one, since there is one Secret Build card) can have any value from 1
+    to `max_value` (R2): the sheet is worked out for each, and a number the viewer is shown is
+    one that comes out the same whatever the hidden value is (e.g. a row of 1 plus a secret
+    card supplies at most 1 + 4, so it scores -1 for sure). Nothing else is inferred.
+    """
     rules = view.rules
-    energies = rules.energies_in_play
-    width = len(energies)
-    supplies: list[tuple[int | None, int | None]] = []
-    generations: list[tuple[int | None, ...]] = []
-    for seat in view.seats:
-        values = [0 if cell is None else cell.value for cell in seat.board]
-        supplies.append((_sum(values[:width]), _sum(values[width:])))
-        generations.append(tuple(_sum((values[e], values[width + e])) for e in range(width)))
+    values = [[0 if cell is None else cell.value for cell in seat.board] for seat in view.seats]
+    hidden = [(p, i) for p in (0, 1) for i, v in enumerate(values[p]) if v is None]
+    if len(hidden) > _MAX_HIDDEN:
+        hidden = []  # not a position of the game (one secret card at most): infer nothing
+    sheets = []
+    for guess in itertools.product(range(1, rules.max_value + 1), repeat=len(hidden)):
+        known = [list(row) for row in values]
+        for (p, i), v in zip(hidden, guess, strict=True):
+            known[p][i] = v
+        sheets.append(_exact(view, known))
+    return _agree(sheets)
+
+
+_MAX_HIDDEN: Final = 2
+
+
+def _exact(view: View, values: list[list[int | None]]) -> Sheet:
+    """The sheet when every value is known (None only where more than `_MAX_HIDDEN` hide)."""
+    rules = view.rules
+    width = len(rules.energies_in_play)
+    if any(v is None for row in values for v in row):
+        return Sheet(
+            row_supply=((None, None), (None, None)),
+            generation=((None,) * width, (None,) * width),
+            energy_winners=(-1,) * width,
+            energy_points=(None, None),
+            city_points=(None, None),
+            row_points=((None, None), (None, None)),
+            total=(None, None),
+            winner=None,
+            decided_by=None,
+        )
+    ints = [[v or 0 for v in row] for row in values]
+    supplies = [(sum(row[:width]), sum(row[width:])) for row in ints]
+    generations = [tuple(row[e] + row[width + e] for e in range(width)) for row in ints]
     winners: list[int | None] = []
-    points: list[list[int]] = [[], []]
-    unknown = False
-    for e, energy in enumerate(energies):
+    points = [0, 0]
+    for e, energy in enumerate(rules.energies_in_play):
         a, b = generations[0][e], generations[1][e]
-        if a is None or b is None:
-            winners.append(-1)
-            unknown = True
-            continue
         winner = None if a == b else (0 if a > b else 1)
         winners.append(winner)
         if winner is not None:
-            points[winner].append(2 if view.smart is energy else 1)
-    energy_points = (None, None) if unknown else (sum(points[0]), sum(points[1]))
-    row_points = tuple(
-        (city_points(s[0], rules.city_demand), city_points(s[1], rules.city_demand))
-        for s in supplies
-    )
-    cities = tuple(_sum(rows) for rows in row_points)
-    totals = tuple(
-        None if e is None or c is None else e + c
-        for e, c in zip(energy_points, cities, strict=True)
-    )
-    winner, decided = _decide(
-        rules, (totals[0], totals[1]), (cities[0], cities[1]), (supplies[0], supplies[1])
-    )
+            points[winner] += 2 if view.smart is energy else 1
+    demand = rules.city_demand
+    row_points = [(_city_points(s[0], demand), _city_points(s[1], demand)) for s in supplies]
+    cities = [a + b for a, b in row_points]
+    totals = [points[p] + cities[p] for p in (0, 1)]
+    if totals[0] != totals[1]:
+        winner, decided = (0 if totals[0] > totals[1] else 1), Decision.TOTAL
+    else:
+        if rules.tiebreak is Tiebreak.CITY_POINTS:
+            first, decided = cities, Decision.CITY_POINTS
+        else:
+            first, decided = [sum(s) for s in supplies], Decision.SUPPLY
+        if first[0] != first[1]:
+            winner = 0 if first[0] > first[1] else 1
+        else:
+            winner, decided = 1, Decision.SECOND_PLAYER
     return Sheet(
         row_supply=(supplies[0], supplies[1]),
         generation=(generations[0], generations[1]),
         energy_winners=tuple(winners),
-        energy_points=energy_points,
+        energy_points=(points[0], points[1]),
         city_points=(cities[0], cities[1]),
         row_points=(row_points[0], row_points[1]),
         total=(totals[0], totals[1]),
@@ -314,27 +343,42 @@ def sheet_of(view: View) -> Sheet:
     )
 
 
-def _decide(
-    rules: Rules,
-    totals: tuple[int | None, int | None],
-    cities: tuple[int | None, int | None],
-    supplies: tuple[tuple[int | None, int | None], tuple[int | None, int | None]],
-) -> tuple[int | None, Decision | None]:
-    """R29: the higher total, then tie-break 1, then player 1 (None: unknown)."""
-    a, b = totals
-    if a is None or b is None:
-        return None, None
-    if a != b:
-        return (0 if a > b else 1), Decision.TOTAL
-    if rules.tiebreak is Tiebreak.CITY_POINTS:
-        first: tuple[int | None, int | None] = cities
-        decision = Decision.CITY_POINTS
-    else:
-        first = (_sum(supplies[0]), _sum(supplies[1]))
-        decision = Decision.SUPPLY
-    x, y = first
-    assert x is not None  # known totals come from known rows
-    assert y is not None
-    if x != y:
-        return (0 if x > y else 1), decision
-    return 1, Decision.SECOND_PLAYER
+def _same(values: Sequence[_T]) -> _T | None:
+    return values[0] if all(v == values[0] for v in values) else None
+
+
+def _pairs(values: Sequence[tuple[_T, _T]]) -> tuple[_T | None, _T | None]:
+    return (_same([v[0] for v in values]), _same([v[1] for v in values]))
+
+
+def _agree(sheets: list[Sheet]) -> Sheet:
+    """What all the sheets agree on; None (-1 for an energy's winner) where they differ."""
+    if len(sheets) == 1:
+        return sheets[0]
+    width = len(sheets[0].generation[0])
+
+    def column(seat: int) -> tuple[int | None, ...]:
+        return tuple(_same([s.generation[seat][e] for s in sheets]) for e in range(width))
+
+    winners = tuple(
+        w if all(s.energy_winners[e] == (w := sheets[0].energy_winners[e]) for s in sheets) else -1
+        for e in range(width)
+    )
+    winner = _same([s.winner for s in sheets])
+    return Sheet(
+        row_supply=(
+            _pairs([s.row_supply[0] for s in sheets]),
+            _pairs([s.row_supply[1] for s in sheets]),
+        ),
+        generation=(column(0), column(1)),
+        energy_winners=winners,
+        energy_points=_pairs([s.energy_points for s in sheets]),
+        city_points=_pairs([s.city_points for s in sheets]),
+        row_points=(
+            _pairs([s.row_points[0] for s in sheets]),
+            _pairs([s.row_points[1] for s in sheets]),
+        ),
+        total=_pairs([s.total for s in sheets]),
+        winner=winner,
+        decided_by=None if winner is None else _same([s.decided_by for s in sheets]),
+    )
