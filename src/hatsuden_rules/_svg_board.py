@@ -49,6 +49,7 @@ HAND_H: Final = 64
 BAND_H: Final = 84
 FONT: Final = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 MINUS: Final = "\N{MINUS SIGN}"
+_LOG_WIDTH: Final = 28  # characters of move notation a line of the side panel holds
 TIMES: Final = "\N{MULTIPLICATION SIGN}"
 
 _PHASE_TEXT: Final = {
@@ -691,7 +692,9 @@ class _Board:
         y += max(1, -(-len(view.discards) // per_row)) * (TINY_H + 4) + 22
         self.placed(x, y)
         self.score(x, y + 58)
-        self.legend(x, y0 + height - 126)
+        key = y0 + height - 126
+        self.turns(x, y + 58 + 126, key - 16)
+        self.legend(x, key)
 
     def placed(self, x: int, y: int) -> None:
         view, c = self.view, self.c
@@ -741,6 +744,47 @@ class _Board:
             if sheet.decided_by is not Decision.TOTAL:
                 line += " on a tie-break"
         text(g, x, y + 98, line, fill=c["text"], font_size=11, font_style="italic")
+
+    def turns(self, x: int, y: int, bottom: int) -> None:
+        """The moves of this turn and of the last one (R36), as many lines as fit."""
+        view, c = self.view, self.c
+        mover = self.names[1 - view.current_player][:14]
+        lines: list[tuple[str, bool]] = []
+        for heading, log in (
+            (f"Last turn ({mover})", view.last_turn),
+            ("This turn", view.this_turn),
+        ):
+            if not log:
+                continue
+            lines.append((heading, True))
+            row = ""
+            for move in log:
+                part = move if not row else f"{row}, {move}"
+                if len(part) > _LOG_WIDTH and row:
+                    lines.append((row + ",", False))
+                    row = move
+                else:
+                    row = part
+            lines.append((row, False))
+        room = max(0, (bottom - y) // 15 + 1)
+        if not lines or room < 2:
+            return
+        if len(lines) > room:
+            lines = [*lines[: room - 1], ("…", False)]
+        g = self.group("turns")
+        for k, (line, bold) in enumerate(lines):
+            if bold:
+                text(g, x, y + 15 * k, line, fill=c["text"], font_size=12, font_weight="bold")
+            else:
+                text(
+                    g,
+                    x + 8,
+                    y + 15 * k,
+                    line,
+                    fill=c["text"],
+                    font_size=11,
+                    font_family="DejaVu Sans Mono, Menlo, Consolas, monospace",
+                )
 
     def legend(self, x: int, y: int) -> None:
         """What the marks mean."""

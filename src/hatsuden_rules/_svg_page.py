@@ -32,7 +32,7 @@ button:focus-visible{outline:3px solid var(--accent);outline-offset:1px}
 .views button:last-child{border-radius:0 6px 6px 0}
 .views button[aria-pressed=true]{background:var(--ink);color:#fff;border-color:var(--ink)}
 .caption{font-size:15px;margin:6px 0 8px;min-height:1.4em;font-weight:bold}
-#board svg{width:100%;height:auto;display:block}
+#board svg{width:100%;height:auto;max-height:calc(100vh - 150px);display:block}
 aside{flex:0 1 360px;min-width:280px;background:var(--panel);border:1px solid var(--line);
 border-radius:8px;padding:12px}
 aside h2{font-size:15px;margin:0 0 8px}

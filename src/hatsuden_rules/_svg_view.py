@@ -21,6 +21,7 @@ from ._render import render
 from ._rules import Rules, Tiebreak
 from ._scoring import Decision
 from ._state import Chance, EndReason, GameState, Phase
+from .notation import format_move, format_seen_move
 from .observation import Observation, render_observation
 
 __all__ = ["CellView", "SeatView", "Sheet", "View", "sheet_of", "view_of"]
@@ -100,6 +101,8 @@ class View:
         end_triggered_by: Whose full grid triggered the end, or None.
         end_reason: Why the game is over, or None.
         text: The text rendering (`render` or `render_observation`), for ``<desc>``.
+        this_turn: The moves of the turn in progress, in notation, as the viewer saw them.
+        last_turn: The moves of the last completed turn, likewise (R36).
     """
 
     rules: Rules
@@ -118,6 +121,8 @@ class View:
     end_triggered_by: int | None
     end_reason: EndReason | None
     text: str
+    this_turn: tuple[str, ...]
+    last_turn: tuple[str, ...]
 
     @property
     def is_over(self) -> bool:
@@ -180,6 +185,8 @@ def _state_view(state: GameState) -> View:
         end_triggered_by=state.end_triggered_by,
         end_reason=state.end_reason,
         text=render(state),
+        this_turn=tuple(format_move(m) for m in state.this_turn),
+        last_turn=tuple(format_move(m) for m in state.last_turn),
     )
 
 
@@ -221,6 +228,8 @@ def _observation_view(o: Observation) -> View:
         end_triggered_by=o.end_triggered_by,
         end_reason=o.end_reason,
         text=render_observation(o),
+        this_turn=tuple(format_seen_move(m) for m in o.this_turn),
+        last_turn=tuple(format_seen_move(m) for m in o.last_turn),
     )
 
 
