@@ -17,12 +17,20 @@ from ._cards import Cell, Energy
 from ._scoring import Decision
 from ._state import Chance, EndReason, Phase
 from ._svg_paint import (
+    BAND_H,
     CARD_H,
     CARD_W,
+    FONT,
+    GAP,
+    HEADER_H,
+    MARGIN,
     MINI_H,
     MINI_W,
+    SIDE_W,
+    STATUS_W,
     TINY_H,
     TINY_W,
+    Layout,
     Painter,
     code,
     colors_with,
@@ -37,17 +45,6 @@ from ._svg_view import CellView, Sheet, View, sheet_of
 
 __all__ = ["draw"]
 
-# Geometry, in viewBox units (pixels at the natural size); the cards are in `_svg_paint`.
-GAP: Final = 8
-MARGIN: Final = 12
-LABEL_W: Final = 72
-STATUS_W: Final = 128
-SIDE_W: Final = 236
-HEADER_H: Final = 48
-NAME_H: Final = 26
-HAND_H: Final = 64
-BAND_H: Final = 84
-FONT: Final = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 MINUS: Final = "\N{MINUS SIGN}"
 _LOG_WIDTH: Final = 28  # characters of move notation a line of the side panel holds
 TIMES: Final = "\N{MULTIPLICATION SIGN}"
@@ -86,7 +83,7 @@ def draw(
     `bottom` is the seat drawn at the bottom; `standalone` adds the SVG namespace, which a file
     or a notebook needs and HTML does not.
     """
-    layout = _Layout(len(view.rules.energies_in_play))
+    layout = Layout(len(view.rules.energies_in_play))
     board = _Board(view, Painter(colors_with(colors)), layout, names, marked)
     return board.draw(bottom, size, standalone)
 
@@ -103,36 +100,6 @@ def _signed(value: int | None) -> str:
     return f"+{value}" if value > 0 else (MINUS + str(-value) if value < 0 else "0")
 
 
-class _Layout:
-    """Where everything goes, for a number of energies in play."""
-
-    def __init__(self, energies: int) -> None:
-        self.grid_w = energies * (CARD_W + GAP) - GAP
-        self.grid_x = MARGIN + LABEL_W
-        self.status_x = self.grid_x + self.grid_w + 14
-        self.main_right = self.status_x + STATUS_W
-        self.side_x = self.main_right + 12
-        self.width = self.side_x + SIDE_W + MARGIN
-        self.grid_h = 2 * CARD_H + GAP
-        self.block_h = NAME_H + HAND_H + 6 + self.grid_h + 10
-        self.top_y = MARGIN + HEADER_H + 8
-        self.band_y = self.top_y + self.block_h
-        self.bottom_y = self.band_y + BAND_H
-        self.height = self.bottom_y + self.block_h + MARGIN
-
-    def column_x(self, column: int) -> int:
-        return self.grid_x + column * (CARD_W + GAP)
-
-    def grid_y(self, top: bool) -> int:
-        return self.top_y + NAME_H + HAND_H + 6 if top else self.bottom_y + 10
-
-    def hand_y(self, top: bool) -> int:
-        return self.top_y + NAME_H + 4 if top else self.bottom_y + 10 + self.grid_h + 8
-
-    def name_y(self, top: bool) -> int:
-        return self.top_y + 18 if top else self.bottom_y + self.block_h - 9
-
-
 class _Board:
     """One picture being drawn: the view, the painter, the layout and the options."""
 
@@ -140,7 +107,7 @@ class _Board:
         self,
         view: View,
         painter: Painter,
-        layout: _Layout,
+        layout: Layout,
         names: tuple[str, str],
         marked: frozenset[tuple[int, Cell]],
     ) -> None:

@@ -292,7 +292,7 @@ def record_to_html(record: GameRecord) -> str:
         ...     moves.append(rng.choice(legal_moves(state)))
         ...     state = apply(state, moves[-1])
         >>> page = record_to_html(record_game(moves, seed=4, players=("Ann", "Bo")))
-        >>> page.startswith("<!DOCTYPE html>"), "http" in page
+        >>> page.startswith("<!DOCTYPE html>"), "http:" in page or "https:" in page
         (True, False)
         >>> len(page_pictures(page)) == len(moves) + 1  # every position, three views each
         True

@@ -17,13 +17,24 @@ from ._cards import Card, Energy, Tech
 from ._errors import InvalidInputError
 
 __all__ = [
+    "BAND_H",
     "CARD_H",
     "CARD_W",
     "DEFAULT_COLORS",
+    "FONT",
+    "GAP",
+    "HAND_H",
+    "HEADER_H",
+    "LABEL_W",
+    "MARGIN",
     "MINI_H",
     "MINI_W",
+    "NAME_H",
+    "SIDE_W",
+    "STATUS_W",
     "TINY_H",
     "TINY_W",
+    "Layout",
     "Painter",
     "code",
     "element",
@@ -34,12 +45,23 @@ __all__ = [
     "title",
 ]
 
+# Geometry, in viewBox units (pixels at the natural size).
 CARD_W: Final = 54
 CARD_H: Final = 74
 MINI_W: Final = 38
 MINI_H: Final = 52
 TINY_W: Final = 26
 TINY_H: Final = 36
+GAP: Final = 8
+MARGIN: Final = 12
+LABEL_W: Final = 72
+STATUS_W: Final = 128
+SIDE_W: Final = 236
+HEADER_H: Final = 48
+NAME_H: Final = 26
+HAND_H: Final = 64
+BAND_H: Final = 84
+FONT: Final = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 #: The colours of a picture, by name; `board_svg(colors=...)` overrides any of them.
 #: The energies use the Okabe-Ito palette, whose colours colour-blind readers tell apart; every
@@ -310,3 +332,33 @@ class Painter:
             g, x + w // 2, y + h - 6, short, fill=self.c["text"], font_size=8, text_anchor="middle"
         )
         title(g, long)
+
+
+class Layout:
+    """Where everything goes, for a number of energies in play."""
+
+    def __init__(self, energies: int) -> None:
+        self.grid_w = energies * (CARD_W + GAP) - GAP
+        self.grid_x = MARGIN + LABEL_W
+        self.status_x = self.grid_x + self.grid_w + 14
+        self.main_right = self.status_x + STATUS_W
+        self.side_x = self.main_right + 12
+        self.width = self.side_x + SIDE_W + MARGIN
+        self.grid_h = 2 * CARD_H + GAP
+        self.block_h = NAME_H + HAND_H + 6 + self.grid_h + 10
+        self.top_y = MARGIN + HEADER_H + 8
+        self.band_y = self.top_y + self.block_h
+        self.bottom_y = self.band_y + BAND_H
+        self.height = self.bottom_y + self.block_h + MARGIN
+
+    def column_x(self, column: int) -> int:
+        return self.grid_x + column * (CARD_W + GAP)
+
+    def grid_y(self, top: bool) -> int:
+        return self.top_y + NAME_H + HAND_H + 6 if top else self.bottom_y + 10
+
+    def hand_y(self, top: bool) -> int:
+        return self.top_y + NAME_H + 4 if top else self.bottom_y + 10 + self.grid_h + 8
+
+    def name_y(self, top: bool) -> int:
+        return self.top_y + 18 if top else self.bottom_y + self.block_h - 9

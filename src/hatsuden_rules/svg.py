@@ -98,7 +98,7 @@ def board_svg(
         >>> 'class="cell player-0 c0S solar empty highlighted"' in god
         True
         >>> seen = board_svg(observe(state, 1), names=("Ann", "Bo"))
-        >>> "Bo's view" in seen, seen.count('class="card hidden"')  # Ann's five cards
+        >>> "Bo's view" in seen, seen.count('class="card hidden')  # Ann's five cards
         (True, 5)
     """
     view = view_of(state_or_observation)
