@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly mutation vectors balance clean svg-golden browser-tools browser-check screenshots
+.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly mutation vectors balance clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,8 @@ mutation: $(STAMP) ## Mutation testing of the rules core with mutmut (slow; see 
 	$(PY) -m pip install --quiet -e '.[dev,mutation]'
 	$(PY) -m mutmut run --max-children 2 || true
 	$(PY) -m mutmut results
+
+.PHONY: svg-golden browser-tools browser-check screenshots
 
 svg-golden: $(STAMP) ## Rewrite the golden SVG pictures (tests/golden/svg/); review them before committing.
 	$(PY) -m tests.svg_positions

@@ -20,6 +20,7 @@ from hatsuden_rules import (
     BuildPylon,
     Construct,
     Deal,
+    DealTech,
     DrawTech,
     GameRecord,
     GameState,
@@ -201,6 +202,40 @@ def test_r37_the_player_views_of_the_move_list_conceal_what_they_did_not_see() -
         f'<span class="only-god">{card}</span><span class="only-p0">=?</span>'
         f'<span class="only-p1">{card}</span>'
     )
+
+
+def _as_seen(move: Move, mover: int, viewer: int) -> str:
+    """R37, written out: the opponent's pylon card, secret card and dealt cards are hidden."""
+    if mover == viewer:
+        return format_move(move)
+    if isinstance(move, BuildPylon):
+        return f"P ? {move.cell.row}{move.cell.energy.letter}"
+    if isinstance(move, Construct) and move.secret:
+        return f"C* ? {move.cell.row}{move.cell.energy.letter}"
+    if isinstance(move, Deal):
+        return "=?"
+    if isinstance(move, DealTech):
+        return "=???"
+    return format_move(move)
+
+
+@pytest.mark.parametrize("record", [SEEDED, EXPLICIT], ids=["seeded", "explicit"])
+def test_r37_every_move_reads_in_each_view_as_that_player_saw_it(record: GameRecord) -> None:
+    buttons = _move_buttons(page_of(record))
+    states = _states(record)
+    concealed = 0
+    for ply, move in enumerate(record.moves, 1):
+        mover = states[ply - 1].current_player
+        texts = [format_move(move), _as_seen(move, mover, 0), _as_seen(move, mover, 1)]
+        if len(set(texts)) == 1:
+            assert buttons[ply] == texts[0].replace("<", "&lt;")
+        else:
+            concealed += 1
+            assert buttons[ply] == "".join(
+                f'<span class="only-{view}">{text}</span>'
+                for view, text in zip(("god", "p0", "p1"), texts, strict=True)
+            )
+    assert concealed > 0
 
 
 def test_r14_r37_an_opponents_pylon_card_is_concealed_in_their_view_of_the_moves() -> None:
