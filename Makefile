@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 # other target the dev extra (the test tools, every optional extra, the docs and build tools).
 CORE   := $(VENV)/.installed-core
 STAMP  := $(VENV)/.installed
-CODE   := src tests property_tests examples benchmarks docs/plugins
+CODE   := src tests property_tests examples benchmarks tools docs/plugins
 
 .PHONY: demo test lint typecheck pytest examples docs dist bench verify verify-big nightly mutation vectors balance clean
 
@@ -74,6 +74,27 @@ mutation: $(STAMP) ## Mutation testing of the rules core with mutmut (slow; see 
 	$(PY) -m pip install --quiet -e '.[dev,mutation]'
 	$(PY) -m mutmut run --max-children 2 || true
 	$(PY) -m mutmut results
+
+.PHONY: svg-golden browser-tools browser-check screenshots
+
+svg-golden: $(STAMP) ## Rewrite the golden SVG pictures (tests/golden/svg/); review them before committing.
+	$(PY) -m tests.svg_positions
+
+# Headless Chromium and ChromeDriver from Debian's packages (installed here if missing, as root).
+BROWSER_PACKAGES := chromium chromium-driver fonts-dejavu-core
+browser-tools:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+		if [ "$$(id -u)" != 0 ]; then \
+			echo "browser-check needs Debian's $(BROWSER_PACKAGES): install them as root"; exit 1; \
+		fi; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES); \
+	fi
+
+browser-check: $(STAMP) browser-tools ## Step through a replay page in headless Chromium; screenshots in build/browser-check/ (not part of make test).
+	$(PY) tools/browser_check.py --out build/browser-check
+
+screenshots: $(STAMP) browser-tools ## browser-check, then copy its mid-game and end screenshots to docs/images/ (shown in the README).
+	$(PY) tools/browser_check.py --out build/browser-check --docs docs/images
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site mutants

@@ -90,6 +90,7 @@ from .serialization import (
     to_dict,
     to_json,
 )
+from .svg import record_to_html
 
 __version__ = "0.2.0"
 
@@ -169,6 +170,7 @@ __all__ = [
     "parse_rules",
     "parse_state",
     "record_game",
+    "record_to_html",
     "render",
     "render_card",
     "render_observation",

@@ -229,6 +229,12 @@ class Observation:
         """The tech cards in the tech deck or the opponent's tech hand, canonical order (R38)."""
         return _unseen_techs(self)
 
+    def _repr_svg_(self) -> str:
+        """What the player sees, as a picture, for Jupyter (see `hatsuden_rules.svg`)."""
+        from .svg import board_svg
+
+        return board_svg(self, size=760)
+
 
 _NO_DECISION = frozenset({Phase.CHANCE, Phase.GAME_OVER})
 

@@ -3,6 +3,8 @@
 ``hatsuden-replay FILE`` reads a record in its text form or as a JSON document (``-`` reads
 standard input), replays every move with the rules engine and prints each turn, with the boards
 after it unless ``--moves-only``, then the final score and whether it matches the stated result.
+``--html PAGE`` writes the game as one self-contained HTML page to step through instead
+(`hatsuden_rules.svg.record_to_html`; ``-`` writes it to standard output).
 
 Exit codes: 0 the record replays and its result (if stated) matches; 1 the record is malformed
 or does not replay (the message names the line, the JSON path or the ply); 2 a usage error or an
@@ -106,6 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--moves-only", action="store_true", help="print the moves of each turn, not the boards"
     )
+    parser.add_argument(
+        "--html",
+        metavar="PAGE",
+        help="write the game as one HTML page to step through (- for stdout), not the text",
+    )
     return parser
 
 
@@ -123,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         record = read_record(text)
+        if args.html is not None:
+            return _write_html(record, args.html)
         show(record, sys.stdout, boards=not args.moves_only)
     except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of the record
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
@@ -131,6 +140,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         print(f"{PROG}: {args.file}: invalid record: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _write_html(record: GameRecord, path: str) -> int:
+    """Write the page of `record` to `path` (``-``: stdout); exit code 2 if it cannot be written.
+
+    Raises:
+        ReplayError: A move is not legal or the stated result does not match.
+    """
+    from .svg import record_to_html
+
+    page = record_to_html(record)
+    if path == "-":
+        sys.stdout.write(page)
+        return 0
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(page)
+    except OSError as error:
+        print(f"{PROG}: cannot write {path}: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"{path}: {len(record.moves) + 1} positions in 3 views, {len(page.encode()):,} bytes; "
+        "open it in a browser"
+    )
     return 0
 
 

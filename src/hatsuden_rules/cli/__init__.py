@@ -3,7 +3,8 @@
 - ``hatsuden play [--opponent ismcts|greedy|random] [--seed N] [--first]``: you against a bot.
 - ``hatsuden simulate --players A,B --games N [--jobs J] [--seed S] [--rules R] [--json|--csv]``:
   a bot match with seats alternated, on every core by default, the same for a seed whatever J.
-- ``hatsuden replay FILE``: check a game record and print it (``hatsuden-replay``).
+- ``hatsuden replay FILE [--html PAGE]``: check a game record and print it, or write it as an
+  HTML page to step through (``hatsuden-replay``).
 - ``hatsuden check ...``: the exhaustive model checker (``hatsuden-check``, same arguments).
 - ``hatsuden demo``: a seeded ISMCTS vs Greedy game printed turn by turn.
 
@@ -169,7 +170,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="player 0 and player 1 (default ismcts,greedy)",
     )
 
-    commands.add_parser("replay", help="check a game record and print it (hatsuden-replay)")
+    commands.add_parser(
+        "replay",
+        help="check a game record and print it, or --html PAGE (hatsuden-replay)",
+    )
     commands.add_parser("check", help="exhaustive model check (hatsuden-check; same arguments)")
     return parser
 
