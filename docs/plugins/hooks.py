@@ -13,7 +13,8 @@ Three things the stock plugins cannot do:
   pymdownx.snippets, which includes RULES.md into ``docs/RULES.md``.
 - **Links work on GitHub and on the site alike.** The README links ``LICENSE``: the site serves
   the repository's file at the same relative address. A page of docs/ links a root document as
-  ``../RULES.md`` (right on GitHub); on the site that link goes to the page docs/RULES.md.
+  ``../RULES.md`` (right on GitHub); on the site that link goes to the page docs/RULES.md. A
+  root document included whole (the README) links ``docs/pictures.md``: ``pictures.md`` there.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from mkdocs.structure.pages import Page
 _ARGPARSE = re.compile(r"^<!-- argparse (?P<module>[\w.]+) -->$", re.MULTILINE)
 _ROOT_LINK = re.compile(r"\]\(\.\./(?P<name>[A-Za-z_]+\.md)(?P<anchor>#[^)\s]*)?\)")
 _RULE_ANCHOR = re.compile(r'^<a id="(r\d+)"></a>\n\n(### R\d+\. .+)$', re.MULTILINE)
+_DOCS_LINK = re.compile(r"\]\(docs/(?P<path>[^)\s]+)")
 _HELP_WIDTH = 80  # the usage lines, as a terminal of 80 columns shows them
 _DEFAULT_GROUPS = ("positional arguments", "options", "optional arguments")
 _ROOT = Path(__file__).resolve().parents[2]
@@ -44,12 +46,17 @@ _ROOT_FILES = ("LICENSE",)
 
 class _RuleAnchors(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
-        text = "\n".join(lines)
-        return _RULE_ANCHOR.sub(r"\2 {#\1}", text).split("\n")
+        text = _RULE_ANCHOR.sub(r"\2 {#\1}", "\n".join(lines))
+        # A root document included whole (the README) links docs/pictures.md; docs/ is the
+        # site's root.
+        return _DOCS_LINK.sub(r"](\g<path>", text).split("\n")
 
 
 class RuleAnchorsExtension(Extension):
-    """Fold ``<a id="rN"></a>`` markers into the ``### RN. Title`` heading that follows."""
+    """Fold ``<a id="rN"></a>`` markers into the ``### RN. Title`` heading that follows.
+
+    Also turns links ``](docs/X)`` of included root documents into ``](X)``.
+    """
 
     def extendMarkdown(self, md: Markdown) -> None:
         """Run after pymdownx.snippets (priority 32), on the text it included."""
