@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly mutation vectors balance clean
+.PHONY: demo test lint typecheck pytest examples bench bench-frameworks playthrough verify verify-big nightly mutation vectors balance clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,13 @@ examples: $(STAMP)
 
 bench: $(STAMP) ## Random-play throughput of the engine (games/s, plies/s, per-call costs).
 	$(PY) benchmarks/bench.py
+
+bench-frameworks: $(STAMP) ## OpenSpiel and PettingZoo adapters against direct library play (games/s, clone time).
+	$(PY) benchmarks/bench_frameworks.py
+
+playthrough: $(STAMP) ## Regenerate tests/golden/playthrough_python_hatsuden.txt with OpenSpiel's playthrough tool.
+	$(PY) -c "import hatsuden_rules.openspiel; from open_spiel.python.algorithms import generate_playthrough as g; \
+		open('tests/golden/playthrough_python_hatsuden.txt', 'w').write(g.playthrough('python_hatsuden', None, seed=2026))"
 
 verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information), against the golden files.
 	$(PY) -m hatsuden_rules.modelcheck --config medium --golden tests/golden/modelcheck.json
