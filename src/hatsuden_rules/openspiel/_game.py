@@ -124,6 +124,10 @@ class HatsudenGame(pyspiel.Game):
         self._max_chance_nodes = max_chance_nodes(rules)
         self._initial = _Node(self._context, new_game(rules=rules), ((), ()), ("p0:", "p1:"))
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # OpenSpiel's own pickling rebuilds the C++ game without running `__init__`.
+        return (_load, (str(self),))
+
     def new_initial_state(self) -> HatsudenState:
         """The state before the deal (R7): a chance node."""
         return HatsudenState(self, self._initial)
@@ -309,6 +313,12 @@ class HatsudenObserver:
         if self._perfect_recall:
             return state.information_state_text(player)
         return format_observation(observe(state._node.state, player))
+
+
+def _load(game_string: str) -> HatsudenGame:
+    """The game of `game_string` (unpickling); importing this module registered the game."""
+    game: HatsudenGame = pyspiel.load_game(game_string)
+    return game
 
 
 def _fresh_node(context: _Context, state: GameState) -> _Node:
