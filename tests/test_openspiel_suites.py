@@ -9,7 +9,6 @@ tree of the smallest configuration, and the replay of the committed playthrough.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 from unittest import mock
@@ -97,7 +96,9 @@ def _infosets(rules: Rules) -> int:
 
 
 def test_random_sim_test_standard() -> None:
-    pyspiel.random_sim_test(pyspiel.load_game("python_hatsuden"), num_sims=4, serialize=True, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.load_game("python_hatsuden"), num_sims=4, serialize=True, verbose=False
+    )
 
 
 @pytest.mark.parametrize("name", sorted(REDUCED))
@@ -164,11 +165,10 @@ class TestSampledLarge(_Sampled):
 
 
 @pytest.fixture
-def _absl_flags() -> Iterator[None]:
+def _absl_flags() -> None:
     """generate_playthrough reads an absl flag; parse the flags (defaults) if nobody has."""
     if not flags.FLAGS.is_parsed():
         flags.FLAGS.mark_as_parsed()
-    yield
 
 
 @pytest.mark.usefixtures("_absl_flags")

@@ -67,7 +67,7 @@ def test_pettingzoo_api_test(name: str, capsys: pytest.CaptureFixture[str]) -> N
 def test_pettingzoo_seed_test(name: str) -> None:
     rules = CONFIGURATIONS[name]
     for offset in SEEDS:
-        seed_test(lambda: _SeedOffset(env(rules), offset * 1000), num_cycles=10_000)
+        seed_test(lambda k=offset: _SeedOffset(env(rules), k * 1000), num_cycles=10_000)
 
 
 def _play(game: AECEnv, pick: Callable[[np.ndarray[Any, Any]], int]) -> list[Any]:
@@ -98,7 +98,9 @@ def test_an_episode_is_the_seeded_library_game() -> None:
                 continue
             seat = int(agent[-1])
             assert seat == state.current_player
-            assert observation["observation"].tolist() == list(observation_tensor(observe(state, seat)))
+            assert observation["observation"].tolist() == list(
+                observation_tensor(observe(state, seat))
+            )
             legal = [move_to_action(rules, m) for m in legal_moves(state)]
             assert np.flatnonzero(observation["action_mask"]).tolist() == legal
             assert observation in game.observation_space(agent)
@@ -124,19 +126,25 @@ def test_reset_without_seed_continues_reproducibly() -> None:
 
 def test_observation_bounds_hold_every_value() -> None:
     """Bounds contain every tensor value, -1 (hidden, R39) included, along many games."""
-    for rules in (STANDARD, CONFIGS["large"], Rules(energies=2, copies=3, hand_size=4,
-                                                    techs={Tech.SECRET_BUILD})):
+    for rules in (
+        STANDARD,
+        CONFIGS["large"],
+        Rules(energies=2, copies=3, hand_size=4, techs={Tech.SECRET_BUILD}),
+    ):
         low, high = observation_bounds(rules)
         game = env(rules)
         for seed in range(30):
             game.reset(seed=seed)
             rng = np.random.default_rng(seed)
-            for agent in game.agent_iter():
+            for _agent in game.agent_iter():
                 observation, _, termination, truncation, _ = game.last()
                 tensor = observation["observation"]
-                assert (low <= tensor).all() and (tensor <= high).all()
+                assert (low <= tensor).all()
+                assert (tensor <= high).all()
                 mask = observation["action_mask"]
-                game.step(None if termination or truncation else int(rng.choice(np.flatnonzero(mask))))
+                game.step(
+                    None if termination or truncation else int(rng.choice(np.flatnonzero(mask)))
+                )
         # -1 only for a hidden value: the value feature of each cell of both boards (R39).
         assert (low == -1).sum() == 2 * len(rules.cells)
 

@@ -32,7 +32,7 @@ import functools
 import operator
 from collections.abc import Iterator
 from types import MappingProxyType
-from typing import Final
+from typing import Final, SupportsIndex
 
 from ._cards import ROWS, Tech
 from ._errors import InvalidInputError, InvalidMoveError
@@ -203,7 +203,7 @@ def move_to_action(rules: Rules, move: Move) -> int:
         ) from None
 
 
-def action_to_move(rules: Rules, action: int, *, chance: bool = False) -> Move:
+def action_to_move(rules: Rules, action: SupportsIndex, *, chance: bool = False) -> Move:
     """The move with id `action` under `rules`: a player move, or with ``chance=True`` an outcome.
 
     Raises:

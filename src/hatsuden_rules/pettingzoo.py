@@ -145,7 +145,7 @@ def observation_bounds(rules: Rules) -> tuple[np.ndarray[Any, Any], np.ndarray[A
     return np.array(low, dtype=np.float32), np.array(high, dtype=np.float32)
 
 
-class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name for the unwrapped class)
+class raw_env(AECEnv, EzPickle):
     """The unwrapped HATSUDEN environment (see the module docstring).
 
     Attributes:
@@ -159,9 +159,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name for the unwrap
         if type(rules) is not Rules:
             raise InvalidInputError("rules", f"expected Rules, got {type(rules).__name__}")
         if render_mode not in (None, "ansi"):
-            raise InvalidInputError(
-                "render_mode", f"must be None or 'ansi', got {render_mode!r}"
-            )
+            raise InvalidInputError("render_mode", f"must be None or 'ansi', got {render_mode!r}")
         EzPickle.__init__(self, rules=rules, render_mode=render_mode)
         super().__init__()
         self.rules = rules
@@ -280,4 +278,3 @@ def _seat(agent: str) -> int:
         return AGENTS.index(agent)
     except ValueError:
         raise InvalidInputError("agent", f"must be one of {AGENTS}, got {agent!r}") from None
-
