@@ -20,6 +20,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+import hatsuden_rules.openspiel  # noqa: F401 (registers python_hatsuden)
 from hatsuden_rules import SplitMix64, legal_moves_from, move_to_action, observe
 from hatsuden_rules.players import ISMCTSPlayer
 from hatsuden_rules.simulation import wilson_interval
