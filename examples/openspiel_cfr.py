@@ -8,6 +8,10 @@ equilibrium) as it falls, and the equilibrium value for player 0, next to the va
 perfect-information relaxation (`hatsuden_rules.modelcheck.game_value`).
 
     python examples/openspiel_cfr.py [--cfr-iterations N] [--mccfr-iterations N] [--seed S]
+                                     [--game GAME_STRING]
+
+``--game`` solves another small variant, e.g. the cards 1-2 twice: ``python_hatsuden(energies=1,
+max_value=2,copies=2,hand_size=1,city_demand=1,techs=none,stall_limit=1)``.
 """
 
 from __future__ import annotations
@@ -44,9 +48,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cfr-iterations", type=int, default=30)
     parser.add_argument("--mccfr-iterations", type=int, default=500)
     parser.add_argument("--seed", type=int, default=2026, help="seeds MCCFR's sampling")
+    parser.add_argument("--game", default=hatsuden_rules.openspiel.game_string(SMALLEST))
     args = parser.parse_args(argv)
 
-    game = pyspiel.load_game(hatsuden_rules.openspiel.game_string(SMALLEST))
+    game = pyspiel.load_game(args.game)
     print(f"game: {game}")
     start = time.perf_counter()
 
@@ -80,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     sampled = expected_game_score.policy_value(game.new_initial_state(), [average, average])[0]
     print(f"  value for player 0 of its average policy: {sampled:+.4f}")
 
-    perfect = game_value(SMALLEST)
+    perfect = game_value(game.rules)
     print(f"perfect-information value: P(player 0 wins) = {perfect} = {float(perfect):.4f}")
     print(f"({time.perf_counter() - start:.1f} s)")
 
