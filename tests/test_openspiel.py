@@ -527,3 +527,17 @@ def test_a_missing_extra_is_one_line_naming_it(module: str, blocked: str, extra:
     assert last == (
         f"ImportError: {module} needs the '{extra}' extra: pip install 'hatsuden-rules[{extra}]'"
     )
+
+
+def test_rl_environment_plays_a_game() -> None:
+    """OpenSpiel's rl_environment (what its RL agents use) runs on the game as it is."""
+    from open_spiel.python import rl_environment
+
+    environment = rl_environment.Environment(hos.load_game(CONFIGS["small"]), seed=3)
+    step = environment.reset()
+    size = len(step.observations["info_state"][0])
+    assert size == environment.game.information_state_tensor_size()
+    while not step.last():
+        player = step.observations["current_player"]
+        step = environment.step([step.observations["legal_actions"][player][0]])
+    assert sorted(step.rewards) == [-1.0, 1.0]

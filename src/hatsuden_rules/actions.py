@@ -141,9 +141,9 @@ def player_moves(rules: Rules) -> tuple[Move, ...]:
     Examples:
         >>> from hatsuden_rules import Rules
         >>> moves = player_moves(Rules(energies=1, max_value=2, copies=2, hand_size=1, techs=()))
-        >>> len(moves), moves[0], moves[-1]
-        (21, Construct(card=Card(energy=Energy.SOLAR, value=1), cell=Cell(row=0, energy=Energy.SOLAR), secret=False), EndTurn())
-    """  # noqa: E501
+        >>> len(moves), moves[0].card, moves[-1]
+        (21, Card(energy=Energy.SOLAR, value=1), EndTurn())
+    """
     return _checked(rules).player
 
 
