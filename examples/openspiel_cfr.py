@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"  iteration {i:>6}  NashConv {nash_conv:.6f}")
     value = expected_game_score.policy_value(game.new_initial_state(), [policy, policy])[0]
     print(
-        f"  equilibrium value for player 0: {value:+.4f} (P(player 0 wins) = {(value + 1) / 2:.4f})"
+        f"  equilibrium value for player 0: {value:+.6f} (P(player 0 wins) = {(value + 1) / 2:.6f})"
     )
 
     print("External-sampling MCCFR:")
@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"  iteration {i:>6}  NashConv {nash_conv:.6f}")
     average = sampler.average_policy()
     sampled = expected_game_score.policy_value(game.new_initial_state(), [average, average])[0]
-    print(f"  value for player 0 of its average policy: {sampled:+.4f}")
+    print(f"  value for player 0 of its average policy: {sampled:+.6f}")
 
     perfect = game_value(game.rules)
     print(f"perfect-information value: P(player 0 wins) = {perfect} = {float(perfect):.4f}")
