@@ -541,3 +541,15 @@ def test_rl_environment_plays_a_game() -> None:
         player = step.observations["current_player"]
         step = environment.step([step.observations["legal_actions"][player][0]])
     assert sorted(step.rewards) == [-1.0, 1.0]
+
+
+def test_cpp_and_python_nash_conv_agree() -> None:
+    """A C++ algorithm reads the Python game through the API: the same NashConv as Python's."""
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import exploitability
+
+    game = hos.load_game(SMALLEST)
+    cpp = pyspiel.nash_conv(game, pyspiel.UniformRandomPolicy(game))
+    python = exploitability.nash_conv(game, policy.UniformRandomPolicy(game))
+    assert cpp == pytest.approx(python)
+    assert python > 1  # the uniform policy is far from an equilibrium
