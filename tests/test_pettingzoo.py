@@ -23,6 +23,7 @@ from hatsuden_rules import (
     move_to_action,
     new_game,
     observation_tensor,
+    observation_tensor_layout,
     observe,
     render_observation,
 )
@@ -177,3 +178,17 @@ def test_the_environment_pickles() -> None:
     game = raw_env(CONFIGS["small"])
     copy = pickle.loads(pickle.dumps(game))
     assert copy.rules == CONFIGS["small"]
+
+
+def test_no_stall_rule_gives_an_unbounded_stall_counter() -> None:
+    """R25 off: the stall counter has no bound, so its Box bound is infinite; play still works."""
+    rules = Rules(stall_limit=None)
+    _, high = observation_bounds(rules)
+    layout = [name for name, size in observation_tensor_layout(rules) for _ in range(size)]
+    stall = layout.index("stall")
+    assert high[stall] == np.inf
+    assert np.isfinite(np.delete(high, stall)).all()
+    game = env(rules)
+    game.reset(seed=4)
+    trace = _play(game, lambda mask: int(np.flatnonzero(mask)[0]))
+    assert trace[-1][3]  # the game ended (a full grid), as a termination
