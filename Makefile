@@ -8,7 +8,7 @@ CORE   := $(VENV)/.installed-core
 STAMP  := $(VENV)/.installed
 CODE   := src tests property_tests examples benchmarks tools docs/plugins
 
-.PHONY: demo test lint typecheck pytest examples docs dist bench verify verify-big nightly mutation vectors balance clean
+.PHONY: demo test lint typecheck pytest examples docs dist bench bench-frameworks playthrough verify verify-big nightly mutation vectors balance clean
 
 $(CORE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,13 @@ examples: $(STAMP)
 
 bench: $(STAMP) ## Random-play throughput of the engine (games/s, plies/s, per-call costs).
 	$(PY) benchmarks/bench.py
+
+bench-frameworks: $(STAMP) ## OpenSpiel and PettingZoo adapters against direct library play (games/s, clone time).
+	$(PY) benchmarks/bench_frameworks.py
+
+playthrough: $(STAMP) ## Regenerate tests/golden/playthrough_python_hatsuden.txt with OpenSpiel's playthrough tool.
+	$(PY) -c "import hatsuden_rules.openspiel; from open_spiel.python.algorithms import generate_playthrough as g; \
+		open('tests/golden/playthrough_python_hatsuden.txt', 'w').write(g.playthrough('python_hatsuden', None, seed=2026))"
 
 verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information), against the golden files.
 	$(PY) -m hatsuden_rules.modelcheck --config medium --golden tests/golden/modelcheck.json

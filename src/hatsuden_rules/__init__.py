@@ -49,6 +49,7 @@ from ._rng import SplitMix64, sample
 from ._rules import RULES_VERSION, STANDARD, Rules, Tiebreak
 from ._scoring import Decision, PlayerScore, Score, score
 from ._state import Chance, EndReason, GameState, Phase, Stack
+from .actions import action_to_move, move_to_action, num_chance_outcomes, num_distinct_actions
 from .notation import (
     MoveNotationError,
     NotationError,
@@ -147,6 +148,7 @@ __all__ = [
     "Tech",
     "Tiebreak",
     "__version__",
+    "action_to_move",
     "apply",
     "chance_outcomes",
     "format_move",
@@ -160,7 +162,10 @@ __all__ = [
     "legal_moves",
     "legal_moves_from",
     "move_sort_key",
+    "move_to_action",
     "new_game",
+    "num_chance_outcomes",
+    "num_distinct_actions",
     "observation_tensor",
     "observation_tensor_layout",
     "observe",
