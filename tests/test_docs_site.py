@@ -88,7 +88,12 @@ def _shell_commands(text: str) -> list[str]:
     commands = []
     for block in _blocks(text, ("sh", "bash", "shell", "console")):
         for line in block.replace("\\\n", " ").splitlines():
-            words = shlex.split(line, comments=True)
+            lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+            lexer.whitespace_split, lexer.commenters = True, "#"
+            words = list(lexer)
+            # The command ends at a redirection, a pipe or a list operator.
+            ends = [i for i, word in enumerate(words) if set(word) <= set("<>|&;")]
+            words = words[: ends[0]] if ends else words
             if words:
                 commands.append(shlex.join(words))
     return commands
