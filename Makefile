@@ -2,27 +2,45 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# One venv, two stamps: `make demo` installs the package alone (runtime dependency: attrs), every
+# other target the dev extra (the test tools, every optional extra, the docs and build tools).
+CORE   := $(VENV)/.installed-core
 STAMP  := $(VENV)/.installed
+CODE   := src tests property_tests examples benchmarks tools docs/plugins
 
-.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly mutation vectors balance clean
+.PHONY: demo test lint typecheck pytest examples docs dist bench bench-frameworks playthrough verify verify-big nightly mutation vectors balance clean
+
+$(CORE): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $(CORE)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(CORE)
 
-demo: $(STAMP) ## A seeded ISMCTS vs Greedy game, turn by turn (`hatsuden demo`).
+demo: $(CORE) ## A seeded ISMCTS vs Greedy game, turn by turn (`hatsuden demo`).
 	$(PY) -m hatsuden_rules demo
 
-test: lint typecheck pytest examples ## Every check CI runs.
+test: lint typecheck docs dist pytest examples ## Every check CI runs.
 
 lint: $(STAMP)
-	$(PY) -m ruff check src tests property_tests examples benchmarks
-	$(PY) -m ruff format --check src tests property_tests examples benchmarks
+	$(PY) -m ruff check $(CODE)
+	$(PY) -m ruff format --check $(CODE)
 
 typecheck: $(STAMP)
-	$(PY) -m mypy src tests property_tests examples benchmarks
+	$(PY) -m mypy $(CODE)
+
+docs: $(STAMP) ## The documentation site, into site/ (strict: any warning or broken link fails).
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
+dist: $(STAMP) ## The sdist and the wheel, into dist/, checked by twine (tests/test_dist.py installs the wheel).
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+	$(PY) -m twine check --strict dist/*
 
 pytest: $(STAMP)
 	$(PY) -m pytest tests property_tests
@@ -34,6 +52,13 @@ examples: $(STAMP)
 
 bench: $(STAMP) ## Random-play throughput of the engine (games/s, plies/s, per-call costs).
 	$(PY) benchmarks/bench.py
+
+bench-frameworks: $(STAMP) ## OpenSpiel and PettingZoo adapters against direct library play (games/s, clone time).
+	$(PY) benchmarks/bench_frameworks.py
+
+playthrough: $(STAMP) ## Regenerate tests/golden/playthrough_python_hatsuden.txt with OpenSpiel's playthrough tool.
+	$(PY) -c "import hatsuden_rules.openspiel; from open_spiel.python.algorithms import generate_playthrough as g; \
+		open('tests/golden/playthrough_python_hatsuden.txt', 'w').write(g.playthrough('python_hatsuden', None, seed=2026))"
 
 verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information), against the golden files.
 	$(PY) -m hatsuden_rules.modelcheck --config medium --golden tests/golden/modelcheck.json
@@ -60,5 +85,26 @@ mutation: $(STAMP) ## Mutation testing of the rules core with mutmut (slow; see 
 	$(PY) -m mutmut run --max-children 2 || true
 	$(PY) -m mutmut results
 
+.PHONY: svg-golden browser-tools browser-check screenshots
+
+svg-golden: $(STAMP) ## Rewrite the golden SVG pictures (tests/golden/svg/); review them before committing.
+	$(PY) -m tests.svg_positions
+
+# Headless Chromium and ChromeDriver from Debian's packages (installed here if missing, as root).
+BROWSER_PACKAGES := chromium chromium-driver fonts-dejavu-core
+browser-tools:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+		if [ "$$(id -u)" != 0 ]; then \
+			echo "browser-check needs Debian's $(BROWSER_PACKAGES): install them as root"; exit 1; \
+		fi; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES); \
+	fi
+
+browser-check: $(STAMP) browser-tools ## Step through a replay page in headless Chromium; screenshots in build/browser-check/ (not part of make test).
+	$(PY) tools/browser_check.py --out build/browser-check
+
+screenshots: $(STAMP) browser-tools ## browser-check, then copy its mid-game and end screenshots to docs/images/ (shown in the README).
+	$(PY) tools/browser_check.py --out build/browser-check --docs docs/images
+
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist mutants
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site mutants

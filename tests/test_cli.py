@@ -515,8 +515,8 @@ def test_rules_are_read_from_the_installed_package_first(
     from hatsuden_rules.cli import _rulebook
 
     (tmp_path / "RULES.md").write_text(
-        "# Rules\n\n## Part\n\n### R12. Improve {#r12}\nShipped text.\n\n### R13. Downsize {#r13}\n"
-        "More.\n",
+        '# Rules\n\n## Part\n\n### R12. Improve {#r12}\nShipped text.\n\n<a id="r13"></a>\n\n'
+        "### R13. Downsize\nMore.\n",
         encoding="utf-8",
     )
     monkeypatch.setattr(importlib.resources, "files", lambda package: tmp_path)
@@ -525,5 +525,11 @@ def test_rules_are_read_from_the_installed_package_first(
     assert capsys.readouterr().out == "### R12. Improve\nShipped text.\n"
     assert main(["rules", "--list"]) == 0
     assert capsys.readouterr().out == "R12   Improve\nR13   Downsize\n"
+    assert main(["rules", "R12", "R13"]) == 0
+    assert (
+        capsys.readouterr().out == "### R12. Improve\nShipped text.\n\n### R13. Downsize\nMore.\n"
+    )
     assert main(["rules"]) == 0
-    assert "{#r1" not in capsys.readouterr().out
+    whole = capsys.readouterr().out
+    assert "{#r1" not in whole
+    assert "<a id" not in whole

@@ -3,7 +3,7 @@
 The core is four pure functions over frozen values: `new_game`, `legal_moves`, `apply` and
 `score`. RULES.md is the specification; code and tests cite its rule numbers (R1-R39).
 
-Example:
+Examples:
     >>> import random
     >>> from hatsuden_rules import new_game, legal_moves, apply, score
     >>> state, rng = new_game(seed=2026), random.Random(0)
@@ -49,6 +49,7 @@ from ._rng import SplitMix64, sample
 from ._rules import RULES_VERSION, STANDARD, Rules, Tiebreak
 from ._scoring import Decision, PlayerScore, Score, score
 from ._state import Chance, EndReason, GameState, Phase, Stack
+from .actions import action_to_move, move_to_action, num_chance_outcomes, num_distinct_actions
 from .notation import (
     MoveNotationError,
     NotationError,
@@ -90,6 +91,7 @@ from .serialization import (
     to_dict,
     to_json,
 )
+from .svg import record_to_html
 
 __version__ = "0.2.0"
 
@@ -146,6 +148,7 @@ __all__ = [
     "Tech",
     "Tiebreak",
     "__version__",
+    "action_to_move",
     "apply",
     "chance_outcomes",
     "format_move",
@@ -159,7 +162,10 @@ __all__ = [
     "legal_moves",
     "legal_moves_from",
     "move_sort_key",
+    "move_to_action",
     "new_game",
+    "num_chance_outcomes",
+    "num_distinct_actions",
     "observation_tensor",
     "observation_tensor_layout",
     "observe",
@@ -169,6 +175,7 @@ __all__ = [
     "parse_rules",
     "parse_state",
     "record_game",
+    "record_to_html",
     "render",
     "render_card",
     "render_observation",

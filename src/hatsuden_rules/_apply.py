@@ -69,7 +69,7 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
             portable SplitMix64 sampler (any int, taken mod 2**64).
         rules: The rule set; the printed game by default.
 
-    Example:
+    Examples:
         >>> state = new_game(seed=42)
         >>> state.phase, state.current_player, state.deck_size
         (Phase.ACTION, 0, 30)
@@ -153,7 +153,7 @@ def apply(state: GameState, move: Move) -> GameState:
         IllegalMoveError: The move is well formed but not allowed now; the message names the rule.
         InvalidMoveError: `move` is not a move.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import Discard, Phase, legal_moves
         >>> state = new_game(seed=7)
         >>> card = state.hand(0)[0]

@@ -70,7 +70,7 @@ class Card:
 
     Cards sort in canonical order: by energy column, then by value.
 
-    Example:
+    Examples:
         >>> Card(Energy.WIND, 3)
         Card(energy=Energy.WIND, value=3)
         >>> sorted([Card(Energy.WIND, 1), Card(Energy.SOLAR, 4)])[0].energy
@@ -92,7 +92,7 @@ class Cell:
 
     Cells sort by row, then by energy column.
 
-    Example:
+    Examples:
         >>> Cell(1, Energy.HYDRO)
         Cell(row=1, energy=Energy.HYDRO)
     """

@@ -12,7 +12,7 @@ class GameEnum(enum.Enum):
 
     So the repr of every move, card and cell is a constructor expression (python-chess style).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import Energy
         >>> Energy.WIND, eval(repr(Energy.WIND)) is Energy.WIND
         (Energy.WIND, True)

@@ -26,7 +26,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
 
     In CHANCE these are the distinct chance outcomes; at GAME_OVER there are none.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game, Phase
         >>> state = new_game(seed=1)
         >>> state.phase, len(legal_moves(state)) > 0
@@ -51,7 +51,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
 def is_legal(state: GameState, move: Move) -> bool:
     """Whether `move` is among `legal_moves(state)`.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game, Pass
         >>> is_legal(new_game(seed=1), Pass())  # R16: Pass needs an empty hand
         False
@@ -65,7 +65,7 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Move, Fraction], ...]:
     Raises:
         PhaseError: If the state is not in the CHANCE phase.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game
         >>> outcomes = chance_outcomes(new_game())
         >>> len(outcomes), outcomes[0][1], sum(p for _, p in outcomes)

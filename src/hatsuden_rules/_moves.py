@@ -208,6 +208,7 @@ Move: TypeAlias = (
     | Deal
     | DealTech
 )
+"""Any move: one of the 14 player moves or one of the 2 chance outcomes (`Deal`, `DealTech`)."""
 
 MOVE_TYPES: tuple[type[Move], ...] = (
     Construct,
@@ -234,7 +235,7 @@ def move_sort_key(move: Move) -> tuple[int, ...]:
 
     `legal_moves` returns moves sorted by this key.
 
-    Example:
+    Examples:
         >>> moves = [Pass(), Discard(Card(Energy.WIND, 1)), Discard(Card(Energy.SOLAR, 2))]
         >>> sorted(moves, key=move_sort_key)[0]
         Discard(card=Card(energy=Energy.SOLAR, value=2))

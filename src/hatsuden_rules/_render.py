@@ -31,7 +31,7 @@ def render(state: GameState) -> str:
     for an empty cell. Each row ends with its supply against its city's tolerance and the city
     points it would score now.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game
         >>> print(render(new_game(seed=5)).splitlines()[0])
         Player 0 to play · ACTION · deck 30 · tech deck 4 · stall 0/20

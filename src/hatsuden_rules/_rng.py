@@ -30,7 +30,7 @@ def splitmix64(state: int) -> tuple[int, int]:
 class SplitMix64:
     """An immutable SplitMix64 generator (R32): `next` gives the output and the next generator.
 
-    Example:
+    Examples:
         >>> value, rng = SplitMix64.from_seed(0).next()
         >>> hex(value)
         '0xe220a8397b1dcdaf'
@@ -73,7 +73,7 @@ def sample(weights: Sequence[int], rng: SplitMix64) -> tuple[int, SplitMix64]:
 
     ``r = next() % W``; the result is the first outcome whose cumulative weight exceeds ``r``.
 
-    Example:
+    Examples:
         >>> sample([1, 3], SplitMix64.from_seed(0))[0]  # 0xE220A8397B1DCDAF % 4 == 3
         1
     """

@@ -31,8 +31,8 @@ from ._moves import (
 
 __all__ = ["STANDARD", "Rules", "Tiebreak"]
 
-#: Bumped whenever game behaviour changes (a seeded game may then play differently).
 RULES_VERSION: Final = 2
+"""Bumped whenever game behaviour changes (a seeded game may then play differently)."""
 
 
 class Tiebreak(GameEnum):
@@ -86,7 +86,7 @@ class Rules:
     Every field is validated at construction; an impossible combination raises
     `InvalidRulesError` (a ValueError) naming the field.
 
-    Example:
+    Examples:
         >>> Rules() == STANDARD
         True
         >>> small = Rules(energies=2, max_value=2, copies=1, hand_size=1, city_demand=3)
@@ -260,5 +260,5 @@ class _Tables:
         self.end_only = (self.end_turn,)
 
 
-#: The printed game: 5 energies, values 1-4, 2 copies, hands of 5, demand 10, all four techs.
 STANDARD: Final = Rules()
+"""The printed game: 5 energies, values 1-4, 2 copies, hands of 5, demand 10, all four techs."""

@@ -67,7 +67,7 @@ def score(state: GameState) -> Score:
 
     Empty cells and pylons count 0; secret plants count at their true value.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game
         >>> sheet = score(new_game(seed=3))  # empty grids: every city at 0 costs a point
         >>> [p.total for p in sheet.players], sheet.winner, sheet.decided_by

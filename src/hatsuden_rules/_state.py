@@ -270,6 +270,12 @@ class GameState:
             f"stall={self._stall}{' seeded' if self._rng is not None else ''}>"
         )
 
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter (see `hatsuden_rules.svg.board_svg`)."""
+        from .svg import board_svg
+
+        return board_svg(self, size=760)
+
 
 def _player(player: int) -> int:
     if type(player) is not int or not 0 <= player < ROWS:

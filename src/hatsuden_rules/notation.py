@@ -86,6 +86,7 @@ __all__ = [
 TECH_CODES: Final = MappingProxyType(
     {Tech.ACCUMULATOR: "ACC", Tech.SECRET_BUILD: "SEC", Tech.SMART: "SMT", Tech.DOWN: "DWN"}
 )
+"""The three-letter code of each tech card, in canonical order (R3)."""
 _TECH_BY_CODE: Final = MappingProxyType({code: tech for tech, code in TECH_CODES.items()})
 _ENERGY_BY_LETTER: Final = MappingProxyType({energy.letter: energy for energy in Energy})
 _T = TypeVar("_T")

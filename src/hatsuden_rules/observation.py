@@ -97,6 +97,7 @@ class Concealed:
 
 #: A move as one player saw it: the move itself, or `Concealed` where its card was hidden.
 SeenMove = Move | Concealed
+"""A move as one player saw it: the move itself, or `Concealed` where its card was hidden."""
 
 
 @attrs.frozen(slots=True)
@@ -227,6 +228,12 @@ class Observation:
     def unseen_techs(self) -> tuple[Tech, ...]:
         """The tech cards in the tech deck or the opponent's tech hand, canonical order (R38)."""
         return _unseen_techs(self)
+
+    def _repr_svg_(self) -> str:
+        """What the player sees, as a picture, for Jupyter (see `hatsuden_rules.svg`)."""
+        from .svg import board_svg
+
+        return board_svg(self, size=760)
 
 
 _NO_DECISION = frozenset({Phase.CHANCE, Phase.GAME_OVER})

@@ -3,6 +3,8 @@
 ``hatsuden-replay FILE`` reads a record in its text form or as a JSON document (``-`` reads
 standard input), replays every move with the rules engine and prints each turn, with the boards
 after it unless ``--moves-only``, then the final score and whether it matches the stated result.
+``--html PAGE`` writes the game as one self-contained HTML page to step through instead
+(`hatsuden_rules.svg.record_to_html`; ``-`` writes it to standard output).
 
 The rule flags every command shares (``--rules``, ``--config``, ``--tiebreak``...) state the rule
 set the record must have been played under: the base is the record's own rules (``--rules`` or
@@ -22,6 +24,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from . import __version__
 from ._errors import InvalidInputError, InvalidRulesError
 from ._render import render
 from ._rule_flags import add_rule_flags, overrides, rules_from_args
@@ -107,9 +110,15 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Check a HATSUDEN game record (text or JSON) and print it turn by turn.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("file", help="the record file (text form or JSON document); - for stdin")
     parser.add_argument(
         "--moves-only", action="store_true", help="print the moves of each turn, not the boards"
+    )
+    parser.add_argument(
+        "--html",
+        metavar="PAGE",
+        help="write the game as one HTML page to step through (- for stdout), not the text",
     )
     add_rule_flags(
         parser,
@@ -158,6 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 1
+        if args.html is not None:
+            return _write_html(record, args.html)
         show(record, sys.stdout, boards=not args.moves_only)
     except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of the record
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
@@ -166,6 +177,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         print(f"{PROG}: {args.file}: invalid record: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _write_html(record: GameRecord, path: str) -> int:
+    """Write the page of `record` to `path` (``-``: stdout); exit code 2 if it cannot be written.
+
+    Raises:
+        ReplayError: A move is not legal or the stated result does not match.
+    """
+    from .svg import record_to_html
+
+    page = record_to_html(record)
+    if path == "-":
+        sys.stdout.write(page)
+        return 0
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(page)
+    except OSError as error:
+        print(f"{PROG}: cannot write {path}: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"{path}: {len(record.moves) + 1} positions in 3 views, {len(page.encode()):,} bytes; "
+        "open it in a browser"
+    )
     return 0
 
 

@@ -75,12 +75,15 @@ __all__ = [
 
 #: The version of the JSON formats (and of the text notation); bumped on any incompatible change.
 FORMAT_VERSION: Final = 1
+"""The version of the JSON formats (and of the text notation); bumped on any incompatible change."""
 
 #: The document types, in the order of NOTATION.md.
 DOCUMENT_TYPES: Final = ("rules", "move", "state", "score", "observation", "record")
+"""The document types, in the order of NOTATION.md."""
 
 #: A value that has a JSON document.
 Document: TypeAlias = Any  # Rules | Move | GameState | Score | Observation | GameRecord
+"""A value that has a JSON document."""
 
 _T = TypeVar("_T")
 _E = TypeVar("_E", bound=GameEnum)

@@ -7,7 +7,8 @@
   alternated, on every core (or on Ray), the same for a seed whatever J or the backend.
 - ``hatsuden demo``: a seeded ISMCTS vs Greedy game printed turn by turn.
 - ``hatsuden rules [R12 ...] [--list]``: the rule text from RULES.md, offline.
-- ``hatsuden replay FILE``: check a game record and print it (``hatsuden-replay``).
+- ``hatsuden replay FILE [--html PAGE]``: check a game record and print it, or write it as an
+  HTML page to step through (``hatsuden-replay``).
 - ``hatsuden check ...``: the exhaustive model checker (``hatsuden-check``, same arguments).
 
 Every command that takes a rule set takes the same rule flags (``--rules NOTATION``,
@@ -36,6 +37,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from .. import __version__
 from .._errors import HatsudenError, InvalidInputError, InvalidRulesError
 from .._rule_flags import add_rule_flags, rules_from_args
 from .._rules import STANDARD, Rules
@@ -137,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"Players are named {names}, with options as NAME:FIELD=VALUE "
         "(e.g. ismcts:iterations=50).",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     play = commands.add_parser(
@@ -238,7 +241,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("ids", nargs="*", metavar="ID", help="rule ids: R12 (or 12), A5 ...")
     rules.add_argument("--list", action="store_true", help="list every rule: id and title")
 
-    commands.add_parser("replay", help="check a game record and print it (hatsuden-replay)")
+    commands.add_parser(
+        "replay",
+        help="check a game record and print it, or --html PAGE (hatsuden-replay)",
+    )
     commands.add_parser("check", help="exhaustive model check (hatsuden-check; same arguments)")
     return parser
 

@@ -2,9 +2,10 @@
 
 RULES.md is read with `importlib.resources` from the installed package
 (``hatsuden_rules/RULES.md``); in a source checkout where the package does not hold it, from
-the repository's RULES.md. A rule is the text under its heading ``### R12. Improve`` (an
-attribute anchor such as ``{#r12}`` at the end of a heading is dropped) up to the next heading;
-a ruling is the paragraph that starts ``**A1. Title.**`` in the Rulings section.
+the repository's RULES.md. A rule is the text under its heading ``### R12. Improve`` up to the
+next heading; a ruling is the paragraph that starts ``**A1. Title.**`` in the Rulings section.
+Anchors are dropped from what is printed: a line ``<a id="r12"></a>`` before a heading, and an
+attribute anchor such as ``{#r12}`` at the end of one.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ _HEADING: Final = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{#[^}]*\})?\s*$")
 _RULE: Final = re.compile(r"^([A-Z]\d+)\.\s+(.*?)\.?$")  # R12, or a ruling made a heading
 _RULING: Final = re.compile(r"^\*\*([A-Z]\d+)\.\s+(.*?)\.?\*\*")
 _ID: Final = re.compile(r"^([A-Z])(\d+)$")
+_ANCHOR_LINE: Final = re.compile(r"^\s*<a\s+(?:id|name)=\"[^\"]*\"\s*>\s*</a>\s*$")
 
 
 class UnknownRuleError(LookupError):
@@ -115,7 +117,13 @@ class Rulebook:
 
 
 def _parse(document: str) -> Rulebook:
-    lines = document.splitlines()
+    lines: list[str] = []
+    for line in document.splitlines():
+        if _ANCHOR_LINE.match(line):
+            continue
+        if not line.strip() and lines and not lines[-1].strip():
+            continue  # the blank line after a dropped anchor line
+        lines.append(line)
     entries: list[Entry] = []
     current: tuple[str, str, list[str]] | None = None
     fenced = False

@@ -9,7 +9,7 @@ PORTING.md for the way there.
 - `run` / ``hatsuden-conformance`` drive an adapter subprocess over JSON lines;
 - ``python -m hatsuden_rules.conformance.adapter`` is this library's own adapter (`handle`).
 
-Example:
+Examples:
     >>> from hatsuden_rules.conformance import GROUPS, handle
     >>> GROUPS[:3]
     ('rng', 'seeded_games', 'transitions')

@@ -6,7 +6,7 @@ It reads one JSON request per line on standard input and writes one JSON respons
 standard output, flushing after each, until standard input ends (CONFORMANCE.md, "Protocol").
 `handle` answers one request; a port's adapter does the same in its own language.
 
-Example:
+Examples:
     >>> handle({"id": "x", "kind": "rng", "seed": "0", "count": 1})
     {'id': 'x', 'ok': True, 'outputs': ['16294208416658607535'], 'state': '11400714819323198485'}
     >>> handle({"id": "y", "kind": "apply", "state": "nonsense", "move": "PASS"})["error"]["type"]

@@ -22,7 +22,7 @@ __all__ = ["error_doc", "fraction_text"]
 def fraction_text(value: Fraction) -> str:
     """An exact probability as a reduced fraction ``"p/q"`` (``"1/1"`` for certainty).
 
-    Example:
+    Examples:
         >>> fraction_text(Fraction(2, 40)), fraction_text(Fraction(1))
         ('1/20', '1/1')
     """
@@ -36,7 +36,7 @@ def error_doc(error: Exception) -> dict[str, Any]:
     ``position`` (for notation) or ``path`` (for JSON) say where; ``message`` is free text that
     the runner never compares.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules.notation import parse_move
         >>> try:
         ...     parse_move("C S9 0S")

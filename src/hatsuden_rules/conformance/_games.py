@@ -86,7 +86,7 @@ MAX_PLIES: Final = 2000
 def rule_set_name(rules: Rules) -> str:
     """The name of `rules` in `RULE_SETS`, or ``"custom"``.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import STANDARD
         >>> rule_set_name(STANDARD)
         'standard'
@@ -109,7 +109,7 @@ class Ply:
 def choose(state: GameState, rng: SplitMix64) -> tuple[Move, SplitMix64]:
     """The policy's move in `state` (not GAME_OVER), and the generator after it.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game
         >>> move, _ = choose(new_game(seed=1), SplitMix64.from_seed(1))
         >>> type(move).__name__ in {"Construct", "BuildPylon", "Discard", "Improve"}
@@ -138,7 +138,7 @@ def play_game(rules: Rules, seed: int | None, policy_seed: int) -> Iterator[Ply]
     With `seed` None the game is in explicit chance mode and the policy also picks the chance
     outcomes (from the first `Deal` of the setup on); otherwise the game is seeded (R8).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import STANDARD
         >>> plies = list(play_game(STANDARD, 7, policy_seed=1))
         >>> plies[-1].after.is_over, plies[0].before.phase.name

@@ -811,7 +811,7 @@ def _perft_vectors(mid_states: list[GameState]) -> Iterator[Vector]:
 def generate() -> list[Vector]:
     """Every vector of the suite, group by group, in a fixed order.
 
-    Example:
+    Examples:
         >>> vectors = generate()  # doctest: +SKIP
     """
     seeded = list(_games(6, seeded=True, policy_offset=1))

@@ -506,7 +506,7 @@ def _more_json_vectors(states: Sequence[GameState]) -> Iterator[Vector | None]:
 def invalid_vectors(states: Sequence[GameState]) -> list[Vector]:
     """The ``invalid`` group, built around a few states of `states` (any phase, both modes).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game
         >>> vectors = invalid_vectors([new_game(seed=1), new_game()])
         >>> any("Control" in v.flags for v in vectors), any("Syntax" in v.flags for v in vectors)

@@ -23,9 +23,18 @@ from typing import IO, Any, Final
 
 import attrs
 
+from .. import __version__
 from ._vectors import GROUPS, Vector, load_vectors
 
-__all__ = ["Adapter", "AdapterError", "check_response", "default_vectors_dir", "main", "run"]
+__all__ = [
+    "Adapter",
+    "AdapterError",
+    "build_parser",
+    "check_response",
+    "default_vectors_dir",
+    "main",
+    "run",
+]
 
 #: How long an adapter may take to start and answer ``hello`` (at least).
 _STARTUP_SECONDS: Final = 60.0
@@ -137,7 +146,7 @@ def check_response(
     error must have the expected ``type`` and, where the vector states them, the same ``rule``,
     ``field``, ``position`` and ``path``.
 
-    Example:
+    Examples:
         >>> check_response({"ok": True, "moves": ["DD"]}, {"id": "a", "ok": True, "moves": ["DD"]})
         >>> check_response({"ok": True, "moves": ["DD"]}, {"ok": True, "moves": ["E"]})
         'moves: expected ["DD"], got ["E"]'
@@ -277,7 +286,7 @@ def _start(command: str, timeout: float, rules_version: int) -> Adapter:
 def default_vectors_dir() -> Path:
     """The suite shipped with the package, else the ``conformance/`` of a source checkout.
 
-    Example:
+    Examples:
         >>> (default_vectors_dir() / "manifest.json").name
         'manifest.json'
     """
@@ -309,12 +318,13 @@ def _report(outcomes: Sequence[Outcome], groups: Sequence[str], show: int, out: 
             print(f"     ... and {len(mine) - show} more failures in {group}", file=out)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The ``hatsuden-conformance`` command: 0 all passed, 1 a vector failed, 2 a setup error."""
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``hatsuden-conformance``."""
     parser = argparse.ArgumentParser(
         prog="hatsuden-conformance",
         description="Run the HATSUDEN conformance vectors against an adapter (CONFORMANCE.md).",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
         "--adapter",
         required=True,
@@ -343,7 +353,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--show", type=int, default=10, metavar="N", help="failures shown per group (10)"
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``hatsuden-conformance`` command: 0 all passed, 1 a vector failed, 2 a setup error."""
+    args = build_parser().parse_args(argv)
     directory = args.vectors or default_vectors_dir()
     try:
         manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))

@@ -32,7 +32,7 @@ TEST_DIRS: Final = ("tests", "property_tests")
 def rule_titles(rules_md: str) -> dict[str, str]:
     r"""The numbered rules of RULES.md, in document order, with their titles.
 
-    Example:
+    Examples:
         >>> rule_titles("### R1. Energies\ntext\n### R2. Plant cards\n")
         {'R1': 'Energies', 'R2': 'Plant cards'}
     """

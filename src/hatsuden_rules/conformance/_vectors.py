@@ -28,10 +28,9 @@ __all__ = [
     "refs_sorted",
 ]
 
-#: The version of the vector file format (fields, request and response shapes).
 FORMAT_VERSION: Final = 1
+"""The version of the vector file format (fields, request and response shapes)."""
 
-#: The groups, in the order the suite lists and runs them; each is one file ``GROUP.jsonl``.
 GROUPS: Final = (
     "rng",
     "seeded_games",
@@ -42,8 +41,8 @@ GROUPS: Final = (
     "perft",
     "invalid",
 )
+"""The groups, in the order the suite lists and runs them; each is one file ``GROUP.jsonl``."""
 
-#: What each flag means (Wycheproof's "notes"): every flag a vector carries is listed here.
 NOTES: Final = MappingProxyType(
     {
         "Accumulator": "The Accumulator lies on a city (R19): that city tolerates one more.",
@@ -96,6 +95,7 @@ NOTES: Final = MappingProxyType(
         "ZeroWeight": "A weight list containing zeros: those outcomes are never picked (R33).",
     }
 )
+"""What each flag means (Wycheproof's "notes"): every flag a vector carries is listed here."""
 
 
 @attrs.frozen
@@ -147,7 +147,7 @@ class Vector:
 def refs_sorted(refs: Iterable[str]) -> tuple[str, ...]:
     """Rule numbers without duplicates, in numeric order.
 
-    Example:
+    Examples:
         >>> refs_sorted({"R12", "R2", "R35", "R2"})
         ('R2', 'R12', 'R35')
     """
@@ -166,7 +166,7 @@ def make_vector(
 ) -> Vector:
     """A vector whose id is its group and a hash of its input (stable across regenerations).
 
-    Example:
+    Examples:
         >>> v = make_vector("rng", rules=None, refs={"R32"}, flags=(), comment="",
         ...                 input={"kind": "rng", "seed": "0", "count": 1}, expected={})
         >>> v.id

@@ -3,7 +3,7 @@
 It answers the conformance protocol on standard input and output (CONFORMANCE.md, "Protocol"):
 one JSON request per line in, one JSON response per line out, until standard input ends.
 
-Example:
+Examples:
     >>> from hatsuden_rules import RULES_VERSION
     >>> from hatsuden_rules.conformance.adapter import handle
     >>> handle({"id": 7, "kind": "hello"})["rules_version"] == RULES_VERSION

@@ -28,7 +28,6 @@ from ._vectors import FORMAT_VERSION, GROUPS, NOTES, Vector
 
 __all__ = ["GROUP_SUMMARIES", "main", "render_doc", "suite_files", "write_suite"]
 
-#: One line per group: what its vectors ask.
 GROUP_SUMMARIES: Final = {
     "rng": "seed → first SplitMix64 outputs (R32); seed + weight lists → sampler picks (R33)",
     "seeded_games": "rules + seed + moves → the state after every move and the final score",
@@ -39,6 +38,7 @@ GROUP_SUMMARIES: Final = {
     "perft": "state + depth → move-path counts per depth, and the divide by first move",
     "invalid": "malformed notation and JSON → the error every port must raise; controls",
 }
+"""One line per group: what its vectors ask."""
 
 
 def manifest(vectors: Sequence[Vector], files: dict[str, str]) -> dict[str, Any]:

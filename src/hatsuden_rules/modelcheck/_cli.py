@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import STANDARD, InvalidRulesError, Rules
+from .. import STANDARD, InvalidRulesError, Rules, __version__
 from .._rule_flags import add_rule_flags
 from .._rule_flags import rules_from_args as shared_rules_from_args
 from ._configs import CONFIGS
@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
             "or usage error."
         ),
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     add_rule_flags(
         parser,
         configs=CONFIGS,

@@ -28,7 +28,6 @@ _MEDIUM: Final = Rules(
     stall_limit=2,
 )
 
-#: The configurations `hatsuden-check --config NAME` knows, smallest first.
 CONFIGS: Final = MappingProxyType(
     {
         # `make test`: one energy, cards 1-2 twice, the Accumulator; no overflow is possible with
@@ -51,3 +50,4 @@ CONFIGS: Final = MappingProxyType(
         "large": attrs.evolve(_MEDIUM, techs=frozenset(Tech), stall_limit=4),
     }
 )
+"""The configurations `hatsuden-check --config NAME` knows, smallest first."""

@@ -158,7 +158,7 @@ def check(
         on_state: Called with every state as it is expanded (for tests and statistics).
         properties: The property checks to run (default: `Properties(rules, ...)`).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import Rules
         >>> tiny = Rules(energies=1, max_value=2, copies=2, hand_size=1, city_demand=1,
         ...              techs=(), stall_limit=1)
@@ -432,7 +432,7 @@ def perft(rules: Rules, depth: int) -> list[int]:
 
     Chance outcomes count as moves (explicit chance mode), as python-chess counts every ply.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import Rules
         >>> perft(Rules(), 2)  # 20 distinct cards, still 20 after one copy of any is dealt
         [20, 400]

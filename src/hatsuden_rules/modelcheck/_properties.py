@@ -746,7 +746,7 @@ def replay_problems(rules: Rules, moves: Sequence[Move]) -> list[Problem]:
     This is what a counterexample's generated test runs: it is empty once the bug is fixed.
     Every check runs on every step (``exhaustive=True``).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import Deal, Rules, Card, Energy
         >>> rules = Rules(energies=1, max_value=2, copies=2, hand_size=1, city_demand=1)
         >>> replay_problems(rules, [Deal(Card(Energy.SOLAR, 1))])

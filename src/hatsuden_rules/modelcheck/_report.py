@@ -38,7 +38,7 @@ def _sorted_techs(techs: Iterable[Tech]) -> list[Tech]:
 def rules_dict(rules: Rules) -> dict[str, Any]:
     """Every field of `rules` as JSON-ready values: techs as sorted names, enums by name.
 
-    Example:
+    Examples:
         >>> rules_dict(Rules())["techs"]
         ['ACCUMULATOR', 'DOWN', 'SECRET_BUILD', 'SMART']
     """
@@ -58,7 +58,7 @@ def rules_dict(rules: Rules) -> dict[str, Any]:
 def rules_line(rules: Rules) -> str:
     """Every field of `rules` on one line, in a fixed order (unlike the repr's frozenset).
 
-    Example:
+    Examples:
         >>> rules_line(Rules(techs=[Tech.DOWN, Tech.SMART])).split()[5:]
         ['techs=SMART,DOWN', 'tiebreak=CITY_POINTS', 'retake=True', 'stall_limit=20']
     """

@@ -124,6 +124,7 @@ __all__ = [
 
 #: What a player is shown of a state: `observe`, or a stand-in (tests use deliberately leaky ones).
 Observer = Callable[[GameState, int], Hashable]
+"""What a player is shown of a state: `observe`, or a stand-in (tests use leaky ones)."""
 
 #: The perturbation kinds, in the order `perturbations` generates them (see the module docstring).
 KINDS: Final = (
@@ -139,6 +140,7 @@ KINDS: Final = (
     "dealtech-record",
     "generator",
 )
+"""The perturbation kinds, in the order `perturbations` generates them (module docstring)."""
 
 #: The reduced rule sets this module knows: the model checker's, plus "small-secret". No secret
 #: card exists in small or medium (their one tech card is the Accumulator or Smart), and none
@@ -162,6 +164,13 @@ INFORMATION_CONFIGS: Final = MappingProxyType(
         "large": CONFIGS["large"],
     }
 )
+"""The reduced rule sets this module knows: the model checker's, plus "small-secret".
+
+No secret card exists in small or medium (their one tech card is the Accumulator or Smart), and
+none can be permuted; small-secret has Secret Build and Down and three copies of each card, so
+that an opponent's secret card can be one of several unseen cards (with two copies the other
+cards give it away), Downsize bounds occur, and tech cards change places.
+"""
 
 _HIDDEN_PYLON: Final = FACE_DOWN  # flags of a pylon built from hand: face down, not flipped
 _SEED_OF_A_SEEDED_COPY: Final = 0x5EED_CAFE_F00D_D00D

@@ -17,10 +17,10 @@ __all__ = ["PLAYERS", "make_player"]
 
 _PlayerClass = type[GreedyPlayer] | type[ISMCTSPlayer] | type[RandomPlayer]
 
-#: The player classes by name.
 PLAYERS: Final[MappingProxyType[str, _PlayerClass]] = MappingProxyType(
     {"greedy": GreedyPlayer, "ismcts": ISMCTSPlayer, "random": RandomPlayer}
 )
+"""The player classes by name."""
 
 
 def _value(text: str) -> int | float | None:
