@@ -112,6 +112,7 @@ def test_every_tech_by_value_name_and_code() -> None:
         (["--rules", "5/4/2"], "expected rules notation"),
         (["--rules", "5/4/2/5/10/ACC/coin/retake/20"], "city_points, supply"),
         (["--config", "giant"], "expected small, medium, large"),
+        (["--rules", "Medium"], "'Medium' is a named configuration: use --config medium"),
     ],
 )
 def test_errors_are_one_line_naming_the_accepted_spellings(argv: list[str], needle: str) -> None:

@@ -298,7 +298,7 @@ def add_rule_flags(
     base.add_argument(
         "--rules",
         dest="base_rules",
-        type=parse_rules_text,
+        type=_rules_parser(configs),
         default=None,
         metavar="NOTATION",
         help="a whole rule set in rules notation (NOTATION.md), e.g. "
@@ -334,6 +334,21 @@ def add_rule_flags(
                 help=flag.help,
             )
     return group
+
+
+def _rules_parser(configs: Mapping[str, Rules] | None) -> Callable[[str], Rules]:
+    """`parse_rules_text`, pointing a configuration's name at ``--config``."""
+
+    def rules(text: str) -> Rules:
+        key = text.strip().lower()
+        if configs and key in configs and key not in PRESETS:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is a named configuration: use --config {key} (--rules takes rules "
+                f"notation or {', '.join(PRESETS)})"
+            )
+        return parse_rules_text(text)
+
+    return rules
 
 
 def _config_parser(names: Sequence[str]) -> Callable[[str], str]:
