@@ -71,8 +71,11 @@ verify-big: $(STAMP) ## Every reachable state of the large configuration (all fo
 vectors: $(STAMP) ## Rebuild the conformance suite (conformance/) and the generated tables of CONFORMANCE.md.
 	$(PY) -m hatsuden_rules.conformance.generate --out conformance --doc CONFORMANCE.md --root .
 
+# BALANCE_ARGS adds options, e.g. make balance BALANCE_ARGS="--backend ray --address auto".
+BALANCE_ARGS ?=
+
 balance: $(STAMP) ## BALANCE.md: 10,000 Greedy and 10,000 ISMCTS (50 iterations) self-play games; about 40 min on 2 cores.
-	$(PY) examples/balance.py --games 10000 --ismcts-games 10000 --ismcts ismcts:iterations=50 --seed 2017 --cache $(VENV)/balance-cache --output BALANCE.md
+	$(PY) examples/balance.py --games 10000 --ismcts-games 10000 --ismcts ismcts:iterations=50 --seed 2017 --cache $(VENV)/balance-cache --output BALANCE.md $(BALANCE_ARGS)
 
 nightly: $(STAMP) ## The property tests with many more examples (Hypothesis "nightly" profile).
 	HYPOTHESIS_PROFILE=nightly $(PY) -m pytest property_tests

@@ -9,22 +9,41 @@ how often the player who drew it won. `make balance` runs the full report and wr
 Without options it plays a tiny report (a few seconds; `make test` runs every example) and
 prints it. Drawing a tech card is not random (it follows a 4 built or improved, and drawing is a
 choice), so a card's figure is the win rate of players who drew it, not a controlled effect.
+
+It takes the rule flags of every hatsuden command (`--rules NOTATION`, `--config NAME`,
+`--tiebreak supply`, `--techs smart,down`, ...), runs on this machine's processes or on Ray
+(`--backend ray [--address ADDR]`, the 'ray' extra), and `--json` prints the figures as one JSON
+document (the library's JSON spellings) instead of Markdown.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import pickle
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from hatsuden_rules import STANDARD, Tech
+from hatsuden_rules import STANDARD, InvalidRulesError, Rules, Tech
+from hatsuden_rules._rule_flags import add_rule_flags, rules_from_args
 from hatsuden_rules.cli._report import Progress
+from hatsuden_rules.modelcheck import CONFIGS
 from hatsuden_rules.notation import format_rules
-from hatsuden_rules.simulation import GameSummary, run_match, summarize, wilson_interval
+from hatsuden_rules.serialization import to_json
+from hatsuden_rules.simulation import (
+    BACKENDS,
+    BackendError,
+    GameSummary,
+    ray_session,
+    run_match,
+    summarize,
+    wilson_interval,
+)
 
 SLICE = 500  # games per saved slice
 
@@ -51,7 +70,14 @@ def counts(pairs: tuple[tuple[str, int], ...]) -> str:
     return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in pairs)
 
 
-def section(title: str, spec: str, games: Sequence[GameSummary], seconds: float) -> list[str]:
+def holders_of(tech: Tech, games: Sequence[GameSummary]) -> list[tuple[GameSummary, int]]:
+    """Every (game, seat) in which that seat drew `tech`."""
+    return [(g, seat) for g in games for seat in (0, 1) if tech in g.techs_drawn[seat]]
+
+
+def section(
+    title: str, spec: str, games: Sequence[GameSummary], seconds: float, rules: Rules
+) -> list[str]:
     n = len(games)
     summary = summarize(games)
     first = summary.first_player_wins
@@ -73,8 +99,8 @@ def section(title: str, spec: str, games: Sequence[GameSummary], seconds: float)
         " wins | holder moving second wins |",
         "|---|---|---|---|---|---|",
     ]
-    for tech in Tech:
-        holders = [(g, seat) for g in games for seat in (0, 1) if tech in g.techs_drawn[seat]]
+    for tech in rules._tables.techs:
+        holders = holders_of(tech, games)
         won = sum(1 for g, seat in holders if g.winner == seat)
         firsts = [(g, s) for g, s in holders if s == 0]
         seconds_ = [(g, s) for g, s in holders if s == 1]
@@ -99,7 +125,15 @@ def section(title: str, spec: str, games: Sequence[GameSummary], seconds: float)
 
 
 def play(
-    spec: str, count: int, *, seed: int, jobs: int, cache: Path | None, quiet: bool
+    spec: str,
+    count: int,
+    *,
+    seed: int,
+    rules: Rules,
+    jobs: int | None,
+    backend: str,
+    cache: Path | None,
+    quiet: bool,
 ) -> tuple[tuple[GameSummary, ...], float]:
     """`count` self-play games of `spec`, in slices of 500 saved to `cache` (resumable)."""
     games: list[GameSummary] = []
@@ -109,7 +143,10 @@ def play(
         size = min(SLICE, count - first)
         path = None
         if cache is not None:
-            name = f"{spec}-{seed}-{first}-{size}.pickle".replace(":", "_").replace("=", "-")
+            name = f"{spec}-{seed}-{first}-{size}.pickle"
+            if rules != STANDARD:  # the printed game keeps the cache names it always had
+                name = f"{format_rules(rules)}-{name}"
+            name = name.replace(":", "_").replace("=", "-").replace("/", "_").replace("+", "_")
             path = cache / name
             if path.exists():
                 part, spent = pickle.loads(path.read_bytes())
@@ -123,7 +160,14 @@ def play(
                 progress(first + done, count)
 
         part = run_match(
-            (spec, spec), games=size, seed=seed, jobs=jobs, progress=report, first=first
+            (spec, spec),
+            games=size,
+            seed=seed,
+            rules=rules,
+            jobs=jobs,
+            progress=report,
+            first=first,
+            backend=backend,
         )
         spent = time.perf_counter() - start
         if path is not None:
@@ -133,14 +177,14 @@ def play(
     return tuple(games), seconds
 
 
-def headline(results: list[tuple[str, tuple[GameSummary, ...]]]) -> list[str]:
+def headline(results: list[tuple[str, tuple[GameSummary, ...]]], rules: Rules) -> list[str]:
     parts = []
     for title, games in results:
         n = len(games)
         first = sum(1 for g in games if g.winner == 0)
         best = []
-        for tech in Tech:
-            holders = [(g, s) for g in games for s in (0, 1) if tech in g.techs_drawn[s]]
+        for tech in rules._tables.techs:
+            holders = holders_of(tech, games)
             if holders:
                 won = sum(1 for g, s in holders if g.winner == s)
                 best.append((won / len(holders), tech, won, len(holders)))
@@ -156,7 +200,29 @@ def headline(results: list[tuple[str, tuple[GameSummary, ...]]]) -> list[str]:
     return ["## Headline", "", *[f"- {part}" for part in parts], ""]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def tech_figures(games: Sequence[GameSummary], rules: Rules) -> dict[str, Any]:
+    """Per tech card (by its JSON value): how often it was drawn and how its holders did."""
+    figures: dict[str, Any] = {}
+    for tech in rules._tables.techs:
+        holders = holders_of(tech, games)
+        won = sum(1 for g, seat in holders if g.winner == seat)
+        m = len(holders)
+        figures[tech.value] = {
+            "holders": m,
+            "holder_wins": won,
+            "holder_win_rate": won / m if m else None,
+            "holder_win_rate_ci95": list(wilson_interval(won, m)) if m else None,
+        }
+    return figures
+
+
+def rules_document(rules: Rules) -> dict[str, Any]:
+    """The rules in the library's JSON spelling (the body of ``to_json(rules)``)."""
+    document: dict[str, Any] = json.loads(to_json(rules))
+    return {k: v for k, v in document.items() if k not in ("type", "format_version")}
+
+
+def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, Rules]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="Greedy vs Greedy games (20)")
     parser.add_argument("--ismcts-games", type=int, default=2, help="ISMCTS vs ISMCTS games (2)")
@@ -165,56 +231,127 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="ismcts:iterations=10",
         help="the ISMCTS spec (default ismcts:iterations=10, a tiny budget for a quick run)",
     )
-    parser.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
     parser.add_argument("--seed", type=int, default=2017, help="match seed (2017)")
-    parser.add_argument("--output", help="write the Markdown report here (default: stdout)")
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="local: processes on this machine (default); ray: a Ray cluster or local instance",
+    )
+    parser.add_argument("--address", help="with --backend ray: the Ray cluster to connect to")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="processes (default: every core); with --backend ray, the local Ray instance's CPUs",
+    )
+    parser.add_argument("--output", help="write the report here (default: stdout)")
+    parser.add_argument("--json", action="store_true", help="a JSON document, not Markdown")
     parser.add_argument(
         "--cache",
         type=Path,
         help="keep finished slices of 500 games in this directory, so an interrupted run resumes",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_rule_flags(parser, configs=CONFIGS)
     args = parser.parse_args(argv)
-    jobs = args.jobs or os.cpu_count() or 1
+    if args.address is not None and args.backend != "ray":
+        parser.error("--address needs --backend ray")
+    if args.address is not None and args.jobs is not None:
+        parser.error("--jobs sets a local instance's CPUs: a cluster (--address) uses its own")
+    try:
+        rules = rules_from_args(args, default=STANDARD, configs=CONFIGS)
+    except InvalidRulesError as error:
+        parser.exit(2, f"{parser.prog}: error: invalid rules: {error}\n")
+    return args, rules
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args, rules = parse_args(argv)
+    if args.backend == "local":
+        jobs: int | None = args.jobs or os.cpu_count() or 1
+        where = f"{jobs} processes"
+    else:
+        jobs = args.jobs
+        where = "Ray" + (f" at {args.address}" if args.address else "")
     if args.cache is not None:
         args.cache.mkdir(parents=True, exist_ok=True)
     command = (
         f"python examples/balance.py --games {args.games} --ismcts-games {args.ismcts_games} "
         f"--ismcts {args.ismcts} --seed {args.seed}"
     )
+    if rules != STANDARD:
+        command += f" --rules {format_rules(rules)}"
     body: list[str] = []
     results: list[tuple[str, tuple[GameSummary, ...]]] = []
-    for title, spec, count in (
-        ("Greedy vs Greedy", "greedy", args.games),
-        ("ISMCTS vs ISMCTS", args.ismcts, args.ismcts_games),
-    ):
-        if count < 1:
-            continue
-        if not args.quiet:
-            print(f"{title}: {count} games on {jobs} processes", file=sys.stderr)
-        games, seconds = play(
-            spec, count, seed=args.seed, jobs=jobs, cache=args.cache, quiet=args.quiet
-        )
-        body += section(title, spec, games, seconds)
-        results.append((title, games))
-    lines = [
-        "# HATSUDEN balance report",
-        "",
-        f"Rules {format_rules(STANDARD)} (the printed game). Reproduce with `{command}` "
-        "(the same figures whatever `--jobs`; `make balance` runs the full report).",
-        "",
-        *headline(results),
-        *body,
-        "## Method",
-        "",
-        "Each match is bot self-play with the seats alternated: games 2k and 2k + 1 share a deal "
-        "(`new_game` seed) with the seats swapped, and each decision gets its own generator "
-        "derived from the match seed, so every figure is reproducible. Intervals are 95% Wilson "
-        "score intervals. A tech card's figure is the win rate of the player who drew it: "
-        "drawing one follows a 4 built or improved (or a secret build) and is a choice, so it is "
-        "an association, not a controlled effect.",
-    ]
-    text = "\n".join(lines).rstrip() + "\n"
+    matches: list[dict[str, Any]] = []
+    session = (
+        ray_session(args.address, jobs=jobs) if args.backend == "ray" else contextlib.nullcontext()
+    )
+    try:
+        with session:
+            for title, spec, count in (
+                ("Greedy vs Greedy", "greedy", args.games),
+                ("ISMCTS vs ISMCTS", args.ismcts, args.ismcts_games),
+            ):
+                if count < 1:
+                    continue
+                if not args.quiet:
+                    print(f"{title}: {count} games on {where}", file=sys.stderr)
+                games, seconds = play(
+                    spec,
+                    count,
+                    seed=args.seed,
+                    rules=rules,
+                    jobs=jobs,
+                    backend=args.backend,
+                    cache=args.cache,
+                    quiet=args.quiet,
+                )
+                body += section(title, spec, games, seconds, rules)
+                results.append((title, games))
+                matches.append(
+                    {
+                        "title": title,
+                        "player": spec,
+                        "seconds": seconds,
+                        "summary": summarize(games).to_dict(),
+                        "techs": tech_figures(games, rules),
+                    }
+                )
+    except (ImportError, BackendError) as error:
+        print(f"balance: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        document = {
+            "rules": rules_document(rules),
+            "rules_notation": format_rules(rules),
+            "seed": args.seed,
+            "backend": args.backend,
+            "matches": matches,
+        }
+        text = json.dumps(document, indent=2) + "\n"
+    else:
+        printed = " (the printed game)" if rules == STANDARD else ""
+        lines = [
+            "# HATSUDEN balance report",
+            "",
+            f"Rules {format_rules(rules)}{printed}. Reproduce with `{command}` "
+            "(the same figures whatever `--jobs` or `--backend`; `make balance` runs the full "
+            "report).",
+            "",
+            *headline(results, rules),
+            *body,
+            "## Method",
+            "",
+            "Each match is bot self-play with the seats alternated: games 2k and 2k + 1 share a "
+            "deal (`new_game` seed) with the seats swapped, and each decision gets its own "
+            "generator derived from the match seed, so every figure is reproducible. Intervals "
+            "are 95% Wilson score intervals. A tech card's figure is the win rate of the player "
+            "who drew it: drawing one follows a 4 built or improved (or a secret build) and is a "
+            "choice, so it is an association, not a controlled effect.",
+        ]
+        text = "\n".join(lines).rstrip() + "\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(text)

@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 from hatsuden_rules.cli import main, parse_rules_option
+from hatsuden_rules.notation import parse_rules
+from hatsuden_rules.serialization import to_json
 
 HATSUDEN = Path(sys.executable).with_name("hatsuden")
+ENVELOPE = ("type", "format_version")
 
 
 def run(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -97,7 +100,13 @@ def test_simulate_with_other_rules() -> None:
     )
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
-    assert document["rules"] == "3/3/2/3/5/SMT/city_points/retake/10"
+    assert document["rules_notation"] == "3/3/2/3/5/SMT/city_points/retake/10"
+    # The rules in the library's JSON spelling: the body of to_json(rules).
+    rules = parse_rules("3/3/2/3/5/SMT/city_points/retake/10")
+    body = {k: v for k, v in json.loads(to_json(rules)).items() if k not in ENVELOPE}
+    assert document["rules"] == body
+    assert document["rules"]["techs"] == ["smart"]
+    assert document["rules"]["tiebreak"] == "city_points"
     assert set(document["wins"]) == {"greedy", "ismcts:iterations=5"}
 
 
@@ -263,3 +272,264 @@ def test_progress_bar_on_a_terminal_and_plain_lines_otherwise() -> None:
     assert 10 <= len(rows) <= 12
     assert all(row.startswith("progress: ") for row in rows)
     assert rows[-1].startswith("progress: 100/100 games")
+
+
+# -- issue 13: hatsuden play's legend and records that are never overwritten silently ---------
+
+
+def test_play_shows_a_legend_line_under_the_board_and_a_legend_command() -> None:
+    from hatsuden_rules.cli._board import LEGEND, LEGEND_LINE
+
+    result = run(
+        "play", "--opponent", "greedy", "--seed", "5", "--no-record", stdin="legend\nquit\n"
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    # The key follows the board's last line (the leader row, or the last-turn line after it).
+    key = lines.index(LEGEND_LINE)
+    assert lines[key + 1].startswith("Your moves (")
+    for symbol in (". empty", "3 plant", "3s secret", "3v downsized", "? hidden", "# pylon"):
+        assert symbol in LEGEND_LINE
+    assert "#3 flipped" in LEGEND_LINE
+    assert "=? unseen" in LEGEND_LINE
+    assert LEGEND in result.stdout  # the legend command
+    for symbol in ("  =S3 ", "=???", "  #3 ", "  3v ", "  3s ", "  ?  ", "  .  ", "+?", "leader"):
+        assert symbol in LEGEND, symbol
+    assert (
+        "legend (what every symbol means)"
+        in run(
+            "play", "--opponent", "random", "--seed", "5", "--no-record", stdin="help\nquit\n"
+        ).stdout
+    )
+
+
+def test_play_refuses_to_overwrite_a_record(tmp_path: Path) -> None:
+    path = tmp_path / "mine.txt"
+    path.write_text("precious\n")
+    result = run("play", "--opponent", "random", "--seed", "3", "--record", str(path), stdin="1\n")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "the file exists; choose another path or add --force to overwrite it" in result.stderr
+    assert result.stdout == ""  # refused before the game started
+    assert path.read_text() == "precious\n"
+    forced = run(
+        "play",
+        "--opponent",
+        "random",
+        "--seed",
+        "3",
+        "--first",
+        "--record",
+        str(path),
+        "--force",
+        stdin="1\nquit\n",
+    )
+    assert forced.returncode == 0, forced.stderr
+    assert path.read_text().startswith('[Hatsuden "1"]')
+    assert f"Game record saved to {path}" in forced.stdout
+    alone = run("play", "--opponent", "random", "--force", stdin="quit\n")
+    assert alone.returncode == 2
+    assert "--force goes with --record PATH" in alone.stderr
+
+
+def test_play_picks_a_fresh_default_record_name(tmp_path: Path) -> None:
+    taken = tmp_path / "hatsuden-game-3.txt"
+    taken.write_text("an older game\n")
+    (tmp_path / "hatsuden-game-3-2.txt").write_text("another\n")
+    result = run(
+        "play", "--opponent", "random", "--seed", "3", "--first", stdin="1\nquit\n", cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    assert taken.read_text() == "an older game\n"
+    fresh = tmp_path / "hatsuden-game-3-3.txt"
+    assert fresh.read_text().startswith('[Hatsuden "1"]')
+    assert "Game record saved to hatsuden-game-3-3.txt" in result.stdout
+
+
+# -- issue 14 / 12: simulate --save-games and backends ---------------------------------------
+
+
+def test_simulate_saves_every_game_for_replay(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    args = ["simulate", "--players", "greedy,random", "--games", "5", "--seed", "8"]
+    result = run(*args, "--jobs", "2", "--save-games", str(folder), "--csv")
+    assert result.returncode == 0, result.stderr
+    names = sorted(path.name for path in folder.iterdir())
+    assert names == [f"seed8-game{i:06d}.txt" for i in range(5)]
+    assert f"5 game records saved in {folder}" in result.stderr
+    rows = result.stdout.splitlines()[1:]
+    for row, name in zip(rows, names, strict=True):
+        replay = run("replay", str(folder / name), "--moves-only")
+        assert replay.returncode == 0, replay.stderr
+        assert "matches the record" in replay.stdout
+        text = (folder / name).read_text()
+        _, deal_seed, seat0, seat1 = row.split(",")[:4]
+        assert f'[Seed "{deal_seed}"]' in text
+        assert f'[Player0 "{seat0}"]' in text
+        assert f'[Player1 "{seat1}"]' in text
+    # The same match again: the records are there, and are not overwritten silently.
+    again = run(*args, "--jobs", "1", "--save-games", str(folder), "--quiet")
+    assert again.returncode == 1
+    assert again.stderr.count("\n") == 1
+    assert "5 game record(s) of this match already exist" in again.stderr
+    assert "--force" in again.stderr
+    before = (folder / names[0]).read_text()
+    (folder / names[0]).write_text("stale\n")
+    forced = run(*args, "--jobs", "1", "--save-games", str(folder), "--quiet", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert (folder / names[0]).read_text() == before  # the same game, whatever --jobs
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--address", "auto"], "--address needs --backend ray"),
+        (["--backend", "spark"], "unknown backend 'spark': expected local or ray"),
+        (["--backend", "ray", "--address", "auto", "--jobs", "2"], "a cluster (--address)"),
+        (["--force"], "--force goes with --save-games DIR"),
+    ],
+)
+def test_simulate_backend_usage_errors(args: list[str], message: str) -> None:
+    result = run("simulate", "--players", "greedy,random", "--games", "2", *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_simulate_on_ray_without_the_extra_names_it() -> None:
+    code = (
+        "import sys; sys.modules['ray'] = None\n"  # as if the ray extra were not installed
+        "from hatsuden_rules.cli import main\n"
+        "sys.exit(main(['simulate', '--players', 'greedy,random', '--games', '2', "
+        "'--backend', 'ray', '--quiet']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        "hatsuden: the Ray backend needs the 'ray' extra: pip install 'hatsuden-rules[ray]'\n"
+    )
+
+
+def test_simulate_on_an_unreachable_ray_cluster_fails_at_once() -> None:
+    result = run(
+        "simulate",
+        "--players",
+        "greedy,random",
+        "--games",
+        "2",
+        "--backend",
+        "ray",
+        "--address",
+        "127.0.0.1:1",
+        "--quiet",
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith("hatsuden: cannot connect to Ray at 127.0.0.1:1: ")
+    assert result.stderr.count("\n") == 1
+
+
+def test_simulate_json_uses_the_library_spellings() -> None:
+    result = run(
+        "simulate",
+        "--players",
+        "greedy,random",
+        "--games",
+        "4",
+        "--jobs",
+        "1",
+        "--json",
+        "--quiet",
+        "--tiebreak",
+        "SUPPLY",
+        "--techs",
+        "SMART,DOWN",
+    )
+    document = json.loads(result.stdout)
+    assert document["rules"]["tiebreak"] == "supply"
+    assert document["rules"]["techs"] == ["smart", "down"]
+    assert set(document["end_reasons"]) <= {"final_turn", "stall"}
+    assert set(document["decided_by"]) <= {"total", "supply", "second_player"}
+    assert document["backend"] == "local"
+    csv = run(
+        "simulate",
+        "--players",
+        "greedy,random",
+        "--games",
+        "4",
+        "--jobs",
+        "1",
+        "--csv",
+        "--techs",
+        "SMART,DOWN",
+    ).stdout.splitlines()
+    header = csv[0].split(",")
+    techs = {
+        t
+        for row in csv[1:]
+        for column in ("techs0", "techs1")
+        for t in row.split(",")[header.index(column)].split("+")
+        if t
+    }
+    assert techs
+    assert techs <= {"smart", "down"}
+
+
+# -- issue 13: hatsuden rules ------------------------------------------------------------------
+
+
+def test_rules_prints_rules_from_rules_md() -> None:
+    result = run("rules", "R12", "a5")
+    assert result.returncode == 0, result.stderr
+    text = (Path(__file__).resolve().parent.parent / "RULES.md").read_text(encoding="utf-8")
+    start = text.index("### R12. Improve")
+    assert result.stdout.startswith(text[start : text.index("\n\n", start)])
+    assert "\n\n**A5. Secret Build details.**" in result.stdout
+    assert "### R13" not in result.stdout
+    assert run("rules", "12").stdout == run("rules", "R12").stdout
+    whole = run("rules")
+    assert whole.returncode == 0
+    assert whole.stdout.startswith("# HATSUDEN")
+    assert "### R39. Observation tensor" in whole.stdout
+
+
+def test_rules_list_and_unknown_ids() -> None:
+    listing = run("rules", "--list").stdout.splitlines()
+    assert [line.split()[0] for line in listing[:39]] == [f"R{n}" for n in range(1, 40)]
+    assert "R12   Improve" in listing
+    assert "A1    Tie-break 1" in listing
+    bad = run("rules", "R12", "R99")
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert bad.stderr == (
+        "hatsuden rules: error: unknown rule 'R99': valid ids are R1-R39, A1-A11, B1-B6, C1-C10\n"
+    )
+
+
+def test_rules_are_read_from_the_installed_package_first(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.resources
+
+    from hatsuden_rules.cli import _rulebook
+
+    (tmp_path / "RULES.md").write_text(
+        '# Rules\n\n## Part\n\n### R12. Improve {#r12}\nShipped text.\n\n<a id="r13"></a>\n\n'
+        "### R13. Downsize\nMore.\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(importlib.resources, "files", lambda package: tmp_path)
+    assert _rulebook.read_rules_text().startswith("# Rules")
+    assert main(["rules", "R12"]) == 0
+    assert capsys.readouterr().out == "### R12. Improve\nShipped text.\n"
+    assert main(["rules", "--list"]) == 0
+    assert capsys.readouterr().out == "R12   Improve\nR13   Downsize\n"
+    assert main(["rules", "R12", "R13"]) == 0
+    assert (
+        capsys.readouterr().out == "### R12. Improve\nShipped text.\n\n### R13. Downsize\nMore.\n"
+    )
+    assert main(["rules"]) == 0
+    whole = capsys.readouterr().out
+    assert "{#r1" not in whole
+    assert "<a id" not in whole

@@ -115,12 +115,33 @@ def test_players_validate_their_arguments(bot: Player) -> None:
     with pytest.raises(InvalidInputError) as error:
         bot.choose(seen, "C S1 0S", rng)  # type: ignore[arg-type]
     assert error.value.field == "legal_moves"
-    with pytest.raises(InvalidInputError) as error:
-        bot.choose(seen, moves, 5)  # type: ignore[arg-type]
-    assert error.value.field == "rng"
+    for wrong in (5.0, True, "5", None):  # an int seed is accepted; not these
+        with pytest.raises(InvalidInputError) as error:
+            bot.choose(seen, moves, wrong)  # type: ignore[arg-type]
+        assert error.value.field == "rng"
     with pytest.raises(InvalidInputError) as error:
         bot.choose(observe(state, 1), moves, rng)  # not player 1's turn
     assert error.value.field == "observation"
+
+
+@pytest.mark.parametrize(
+    "bot",
+    [RandomPlayer(), GreedyPlayer(), FAST_ISMCTS],
+    ids=lambda b: type(b).__name__,
+)
+def test_an_int_seed_is_the_generator_it_seeds(
+    bot: RandomPlayer | GreedyPlayer | ISMCTSPlayer,
+) -> None:
+    # Issue 13: choose(observation, legal_moves, rng) takes an int seed too.
+    for n, state in enumerate(positions(2, every=15)):
+        if len(legal_moves(state)) < 2:
+            continue
+        seen = observe(state, state.current_player)
+        moves = legal_moves(state)
+        for seed in (n, -n - 1, 2**70 + n):
+            assert bot.choose(seen, moves, seed) == bot.choose(
+                seen, moves, SplitMix64.from_seed(seed)
+            )
 
 
 def test_a_single_legal_move_is_played_at_once() -> None:

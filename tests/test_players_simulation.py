@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 import pytest
 
@@ -177,3 +179,45 @@ def test_wilson_interval() -> None:
 def test_greedy_beats_random_clearly() -> None:
     s = summarize(run_match(("greedy", "random"), games=10, seed=3, jobs=1))
     assert s.wins[0] >= 9
+
+
+def test_run_match_checks_the_backend_arguments() -> None:
+    match = ("greedy", "random")
+    with pytest.raises(InvalidInputError) as error:
+        run_match(match, games=2, backend="spark")
+    assert error.value.field == "backend"
+    with pytest.raises(InvalidInputError) as error:
+        run_match(match, games=2, address="auto")  # the local backend has no address
+    assert error.value.field == "address"
+    with pytest.raises(InvalidInputError) as error:
+        run_match(match, games=2, backend="ray", address="auto", jobs=2)
+    assert error.value.field == "jobs"
+
+
+def test_run_match_saves_records_and_never_overwrites_them(tmp_path: Path) -> None:
+    from hatsuden_rules.records import parse_record, replay
+    from hatsuden_rules.simulation import game_file_name
+
+    folder = tmp_path / "a" / "b"  # created as needed
+    games = run_match(("greedy", "random"), games=3, seed=6, jobs=1, save_games=folder, first=4)
+    assert sorted(p.name for p in folder.iterdir()) == [game_file_name(6, i) for i in (4, 5, 6)]
+    for game in games:
+        record = parse_record((folder / game_file_name(6, game.index)).read_text())
+        final = replay(record)
+        assert final.is_over
+        assert score(final).winner == game.winner
+        assert record.players == game.names
+    with pytest.raises(InvalidInputError, match=r"3 game record\(s\) of this match already exist"):
+        run_match(("greedy", "random"), games=3, seed=6, jobs=1, save_games=folder, first=4)
+    # Another slice of the same match, or another seed, does not collide.
+    run_match(("greedy", "random"), games=2, seed=6, jobs=1, save_games=folder, first=7)
+    run_match(("greedy", "random"), games=1, seed=7, jobs=1, save_games=folder)
+    assert len(list(folder.iterdir())) == 6
+    (folder / game_file_name(6, 4)).write_text("stale")
+    run_match(
+        ("greedy", "random"), games=1, seed=6, jobs=1, save_games=folder, first=4, overwrite=True
+    )
+    assert (folder / game_file_name(6, 4)).read_text().startswith('[Hatsuden "1"]')
+    with pytest.raises(InvalidInputError) as error:
+        run_match(("greedy", "random"), games=1, save_games=folder / game_file_name(6, 5))
+    assert error.value.field == "save_games"

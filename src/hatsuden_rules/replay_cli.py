@@ -6,6 +6,11 @@ after it unless ``--moves-only``, then the final score and whether it matches th
 ``--html PAGE`` writes the game as one self-contained HTML page to step through instead
 (`hatsuden_rules.svg.record_to_html`; ``-`` writes it to standard output).
 
+The rule flags every command shares (``--rules``, ``--config``, ``--tiebreak``...) state the rule
+set the record must have been played under: the base is the record's own rules (``--rules`` or
+``--config`` replace it), each field flag replaces one field, and a record played under other
+rules is refused (exit 1), naming both rule sets.
+
 Exit codes: 0 the record replays and its result (if stated) matches; 1 the record is malformed
 or does not replay (the message names the line, the JSON path or the ply); 2 a usage error or an
 unreadable file.
@@ -20,8 +25,10 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from . import __version__
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, InvalidRulesError
 from ._render import render
+from ._rule_flags import add_rule_flags, overrides, rules_from_args
+from ._rules import Rules
 from ._state import EndReason
 from .notation import format_move, format_rules
 from .records import GameRecord, GameResult, _check_result, _steps, parse_record
@@ -113,7 +120,25 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PAGE",
         help="write the game as one HTML page to step through (- for stdout), not the text",
     )
+    add_rule_flags(
+        parser,
+        configs=_configs(),
+        default="the record's own rules (the flags state what the record must be played under)",
+    )
     return parser
+
+
+def _configs() -> dict[str, Rules]:
+    from .modelcheck._configs import CONFIGS
+
+    return dict(CONFIGS)
+
+
+def _expected_rules(args: argparse.Namespace, record: GameRecord) -> Rules | None:
+    """The rule set the flags require of `record`, or None when no rule flag is given."""
+    if args.base_rules is None and args.config is None and not overrides(args):
+        return None
+    return rules_from_args(args, default=record.rules, configs=_configs())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -130,6 +155,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         record = read_record(text)
+        try:
+            expected = _expected_rules(args, record)
+        except InvalidRulesError as error:
+            print(f"{PROG}: error: invalid rules: {error}", file=sys.stderr)
+            return 2
+        if expected is not None and expected != record.rules:
+            print(
+                f"{PROG}: {args.file}: the record is played under rules "
+                f"{format_rules(record.rules)}, not {format_rules(expected)}",
+                file=sys.stderr,
+            )
+            return 1
         if args.html is not None:
             return _write_html(record, args.html)
         show(record, sys.stdout, boards=not args.moves_only)

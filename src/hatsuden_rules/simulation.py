@@ -23,12 +23,14 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
 import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, Final
 
 import attrs
@@ -38,19 +40,25 @@ from ._cards import Tech
 from ._errors import InvalidInputError
 from ._legal import legal_moves
 from ._moves import Move
+from ._ray import BackendError, ray_results, ray_session
 from ._rng import SplitMix64, splitmix64
 from ._rules import STANDARD, Rules
 from ._scoring import Decision, Score, score
 from ._state import EndReason, GameState
 from .observation import observe
 from .players import Player, make_player
+from .records import GameRecord, GameResult, format_record
 
 __all__ = [
+    "BACKENDS",
+    "BackendError",
     "GameSummary",
     "MatchSummary",
     "PlayedGame",
     "deal_seed",
+    "game_file_name",
     "play_game",
+    "ray_session",
     "run_match",
     "summarize",
     "wilson_interval",
@@ -58,6 +66,9 @@ __all__ = [
 
 _MASK: Final = (1 << 64) - 1
 _DECISIONS: Final = 0xD1B54A32D192ED03  # separates the players' stream from the deal's
+
+#: Where `run_match` plays: this machine's processes, or Ray (the ``ray`` extra).
+BACKENDS: Final = ("local", "ray")
 
 
 def _derive(seed: int, *keys: int) -> int:
@@ -287,15 +298,48 @@ def _check_names(players: object) -> tuple[str, str]:
     return (players[0], players[1])
 
 
-def _match_game(task: tuple[tuple[str, str], int, int, Rules]) -> GameSummary:
-    """Game `index` of a match (a top-level function, so worker processes can run it)."""
-    names, seed, index, rules = task
+@attrs.frozen
+class _Match:
+    """What every game of a match shares (sent once to each worker)."""
+
+    names: tuple[str, str]
+    seed: int
+    rules: Rules
+    record: bool
+
+
+def _match_game(match: _Match, index: int) -> tuple[GameSummary, str | None]:
+    """Game `index` of a match, and its record's text if asked.
+
+    A top-level function, so that worker processes and Ray workers can run it.
+    """
+    names, seed, rules = match.names, match.seed, match.rules
     seats = names if index % 2 == 0 else (names[1], names[0])
     players = (make_player(seats[0]), make_player(seats[1]))
     game = play_game(
         players, seed=deal_seed(seed, index), rules=rules, decision_seed=_derive(seed, index)
     )
-    return GameSummary.of(game, index, seats, swapped=index % 2 == 1)
+    text = None
+    if match.record:
+        record = GameRecord(
+            rules=rules,
+            seed=game.seed,
+            moves=game.moves,
+            players=seats,
+            result=GameResult.of(game.final),
+        )
+        text = format_record(record)
+    return GameSummary.of(game, index, seats, swapped=index % 2 == 1), text
+
+
+def game_file_name(seed: int, index: int) -> str:
+    """The file `run_match` saves game `index` of a match seeded `seed` in (``save_games``).
+
+    Examples:
+        >>> game_file_name(2026, 7)
+        'seed2026-game000007.txt'
+    """
+    return f"seed{seed}-game{index:06d}.txt"
 
 
 def run_match(
@@ -307,24 +351,47 @@ def run_match(
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     first: int = 0,
+    backend: str = "local",
+    address: str | None = None,
+    save_games: str | os.PathLike[str] | None = None,
+    overwrite: bool = False,
 ) -> tuple[GameSummary, ...]:
     """Play `games` games between two player specs, seats alternated, on `jobs` processes.
 
     Game i has seats ``(A, B)`` for even i and ``(B, A)`` for odd i, and the deal of game
-    ``i // 2 * 2``. The games are the same whatever `jobs` (default: every core).
+    ``i // 2 * 2``. Every game depends only on `seed`, its index and the players, so the games
+    are the same whatever `jobs` and `backend`.
 
     Args:
         players: Two player specs (``make_player``), e.g. ``("ismcts", "greedy")``.
         games: How many games (>= 1).
         seed: The match seed.
         rules: The rule set.
-        jobs: Worker processes; 1 plays in this process.
+        jobs: Worker processes (default: every core); 1 plays in this process. With the
+            ``"ray"`` backend: the CPUs of the local Ray instance it starts (default: every
+            core); not allowed with `address`, where the cluster's CPUs are used.
         progress: Called with ``(done, games)`` as games finish.
         first: The index of the first game: a long match can be played in slices
             (``first=0``, then ``first=1000``, ...) with the same games as in one run.
+        backend: ``"local"`` (this machine's processes) or ``"ray"`` (a Ray cluster, or a local
+            Ray instance; needs the ``ray`` extra). A Ray already initialised in this process
+            (``ray.init``) is used as it is.
+        address: With ``backend="ray"``: the cluster to connect to (``ray.init(address=...)``,
+            e.g. ``"auto"`` or ``"ray://head:10001"``); None starts a local Ray instance.
+        save_games: A directory to save each game's record in (the text form of
+            ``hatsuden_rules.records``, replayable with ``hatsuden replay``), one file per game
+            named by `game_file_name`; created if needed. The records are written by this
+            process, whatever the backend.
+        overwrite: Replace record files that already exist in `save_games` (otherwise the
+            match refuses to start).
 
     Returns:
         The games in index order.
+
+    Raises:
+        InvalidInputError: A bad argument, or record files that already exist.
+        ImportError: ``backend="ray"`` without the ``ray`` extra installed.
+        BackendError: Ray cannot start or connect, or its workers run another version.
     """
     names = _check_names(tuple(players) if isinstance(players, list) else players)
     if type(games) is not int or games < 1:
@@ -333,32 +400,91 @@ def run_match(
         raise InvalidInputError("seed", f"must be an int, got {seed!r}")
     if type(rules) is not Rules:
         raise InvalidInputError("rules", f"expected Rules, got {type(rules).__name__}")
-    if jobs is None:
-        jobs = os.cpu_count() or 1
-    if type(jobs) is not int or jobs < 1:
+    if backend not in BACKENDS:
+        raise InvalidInputError(
+            "backend", f"expected one of {', '.join(BACKENDS)}, got {backend!r}"
+        )
+    if address is not None and (backend != "ray" or type(address) is not str or not address):
+        raise InvalidInputError("address", "an address is for the ray backend: a non-empty str")
+    if jobs is not None and (type(jobs) is not int or jobs < 1):
         raise InvalidInputError("jobs", f"must be an int >= 1, got {jobs!r}")
+    if jobs is not None and address is not None:
+        raise InvalidInputError("jobs", "a Ray cluster uses its own CPUs: give jobs or address")
     if type(first) is not int or first < 0:
         raise InvalidInputError("first", f"must be an int >= 0, got {first!r}")
-    tasks = [(names, seed, index, rules) for index in range(first, first + games)]
+    directory = None if save_games is None else _records_directory(save_games)
+    if directory is not None and not overwrite:
+        _refuse_existing(directory, seed, range(first, first + games))
+    match = _Match(names, seed, rules, directory is not None)
     results: list[GameSummary] = []
-    for result in _results(tasks, min(jobs, games)):
-        results.append(result)
+    for summary, text in _results(match, first, games, jobs, backend, address):
+        if directory is not None and text is not None:
+            _save(directory / game_file_name(seed, summary.index), text, overwrite)
+        results.append(summary)
         if progress is not None:
             progress(len(results), games)
     results.sort(key=lambda game: game.index)
     return tuple(results)
 
 
+def _records_directory(path: object) -> Path:
+    if not isinstance(path, str | os.PathLike) or not str(path):
+        raise InvalidInputError("save_games", f"expected a directory path, got {path!r}")
+    directory = Path(path)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InvalidInputError(
+            "save_games", f"cannot create the directory {str(directory)!r}: {error.strerror}"
+        ) from None
+    return directory
+
+
+def _refuse_existing(directory: Path, seed: int, indexes: range) -> None:
+    present = set(os.listdir(directory))
+    clashes = [name for i in indexes if (name := game_file_name(seed, i)) in present]
+    if clashes:
+        raise InvalidInputError(
+            "save_games",
+            f"{len(clashes)} game record(s) of this match already exist in {str(directory)!r} "
+            f"(first: {clashes[0]}); use another directory or overwrite them (overwrite=True, "
+            "hatsuden simulate --force)",
+        )
+
+
+def _save(path: Path, text: str, overwrite: bool) -> None:
+    try:
+        with open(path, "w" if overwrite else "x", encoding="utf-8") as handle:
+            handle.write(text)
+    except FileExistsError:
+        raise InvalidInputError(
+            "save_games", f"{str(path)!r} appeared during the match: not overwritten"
+        ) from None
+    except OSError as error:
+        raise InvalidInputError(
+            "save_games", f"cannot write {str(path)!r}: {error.strerror}"
+        ) from None
+
+
 def _results(
-    tasks: list[tuple[tuple[str, str], int, int, Rules]], jobs: int
-) -> Iterator[GameSummary]:
-    if jobs == 1:
-        for task in tasks:
-            yield _match_game(task)
+    match: _Match, first: int, games: int, jobs: int | None, backend: str, address: str | None
+) -> Iterator[tuple[GameSummary, str | None]]:
+    """Every game of the match, in the order the backend finishes them."""
+    if backend == "ray":
+        for batch in ray_results(_match_game, match, first, games, address=address, jobs=jobs):
+            yield from batch
         return
-    chunk = max(1, min(16, len(tasks) // (jobs * 32)))
+    jobs = min(jobs or os.cpu_count() or 1, games)
+    indexes = range(first, first + games)
+    if jobs == 1:
+        for index in indexes:
+            yield _match_game(match, index)
+        return
+    chunk = max(1, min(16, games // (jobs * 32)))
     with multiprocessing.get_context().Pool(jobs) as pool:
-        yield from pool.imap_unordered(_match_game, tasks, chunksize=chunk)
+        yield from pool.imap_unordered(
+            functools.partial(_match_game, match), indexes, chunksize=chunk
+        )
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:

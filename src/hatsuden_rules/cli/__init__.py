@@ -1,15 +1,23 @@
-"""The ``hatsuden`` command (``python -m hatsuden_rules``): play, simulate, replay, check, demo.
+"""The ``hatsuden`` command (``python -m hatsuden_rules``): play, simulate, replay, check, rules.
 
-- ``hatsuden play [--opponent ismcts|greedy|random] [--seed N] [--first]``: you against a bot.
-- ``hatsuden simulate --players A,B --games N [--jobs J] [--seed S] [--rules R] [--json|--csv]``:
-  a bot match with seats alternated, on every core by default, the same for a seed whatever J.
+- ``hatsuden play [--opponent ismcts|greedy|random] [--seed N] [--first] [--record PATH]``: you
+  against a bot; the record goes to a fresh ``hatsuden-game-SEED.txt`` (never overwritten).
+- ``hatsuden simulate --players A,B --games N [--jobs J] [--seed S] [--json|--csv]
+  [--backend local|ray] [--address ADDR] [--save-games DIR]``: a bot match with seats
+  alternated, on every core (or on Ray), the same for a seed whatever J or the backend.
+- ``hatsuden demo``: a seeded ISMCTS vs Greedy game printed turn by turn.
+- ``hatsuden rules [R12 ...] [--list]``: the rule text from RULES.md, offline.
 - ``hatsuden replay FILE [--html PAGE]``: check a game record and print it, or write it as an
   HTML page to step through (``hatsuden-replay``).
 - ``hatsuden check ...``: the exhaustive model checker (``hatsuden-check``, same arguments).
-- ``hatsuden demo``: a seeded ISMCTS vs Greedy game printed turn by turn.
 
-Exit codes: 0 success, 1 failure (e.g. a record that does not replay), 2 usage error, 130
-interrupted; ``check`` and ``replay`` keep their own commands' codes.
+Every command that takes a rule set takes the same rule flags (``--rules NOTATION``,
+``--config NAME``, ``--energies``, ``--max-value``, ``--copies``, ``--hand-size``,
+``--city-demand``, ``--techs``, ``--tiebreak``, ``--retake/--no-retake``, ``--stall-limit``):
+see `hatsuden_rules._rule_flags`.
+
+Exit codes: 0 success, 1 failure (e.g. a record that does not replay, a backend that fails),
+2 usage error, 130 interrupted; ``check`` and ``replay`` keep their own commands' codes.
 
 Examples:
     >>> main(["simulate", "--players", "greedy,random", "--games", "2", "--jobs", "1",
@@ -27,9 +35,11 @@ import secrets
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from .. import __version__
-from .._errors import HatsudenError, InvalidInputError
+from .._errors import HatsudenError, InvalidInputError, InvalidRulesError
+from .._rule_flags import add_rule_flags, rules_from_args
 from .._rules import STANDARD, Rules
 from ..players import PLAYERS, make_player
 
@@ -39,12 +49,18 @@ PROG = "hatsuden"
 _DELEGATED = ("check", "replay")
 
 
-def parse_rules_option(text: str) -> Rules:
-    """The rule set of ``--rules``: a name, or rules notation.
+def _configs() -> dict[str, Rules]:
+    from ..modelcheck._configs import CONFIGS
 
-    The names are ``standard`` and the model checker's configurations (``small``, ``medium``,
-    ``large``); the notation is ``notation.format_rules``'s, e.g.
-    ``5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20``.
+    return dict(CONFIGS)
+
+
+def parse_rules_option(text: str) -> Rules:
+    """A rule set by name or in notation (``--rules`` and ``--config`` in one).
+
+    ``standard``, a model-checker configuration (``small``, ``medium``, ``large``...) or
+    ``notation.format_rules``'s notation. The command line spells these ``--rules NOTATION``
+    and ``--config NAME`` (`hatsuden_rules._rule_flags`); this function takes either.
 
     Examples:
         >>> parse_rules_option("standard") == STANDARD
@@ -52,19 +68,16 @@ def parse_rules_option(text: str) -> Rules:
         >>> parse_rules_option("5/4/2/5/10/SMT/supply/noretake/30").stall_limit
         30
     """
-    from ..modelcheck import CONFIGS
-    from ..notation import parse_rules
+    from .._rule_flags import parse_rules_text
 
+    configs = _configs()
     key = text.strip().lower()
-    if key == "standard":
-        return STANDARD
-    if key in CONFIGS:
-        return CONFIGS[key]
+    if key in configs:
+        return configs[key]
     try:
-        return parse_rules(text.strip())
-    except InvalidInputError as error:
-        names = ", ".join(["standard", *CONFIGS])
-        raise argparse.ArgumentTypeError(f"{error} (or one of: {names})") from None
+        return parse_rules_text(text)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"{error} (or one of: {', '.join(configs)})") from None
 
 
 def _players(text: str) -> tuple[str, str]:
@@ -104,20 +117,36 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be an int, got {text!r}") from None
 
 
+def _backend(text: str) -> str:
+    from ..simulation import BACKENDS
+
+    key = text.strip().lower()
+    if key not in BACKENDS:
+        raise argparse.ArgumentTypeError(
+            f"unknown backend {text!r}: expected {' or '.join(BACKENDS)}"
+        )
+    return key
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hatsuden``."""
     names = ", ".join(sorted(PLAYERS))
+    configs = _configs()
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="HATSUDEN in the terminal: play against a bot, run bot matches, replay "
-        "records, model-check the rules.",
+        "records, read the rules, model-check them.",
         epilog=f"Players are named {names}, with options as NAME:FIELD=VALUE "
         "(e.g. ismcts:iterations=50).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    play = commands.add_parser("play", help="play against a bot in the terminal")
+    play = commands.add_parser(
+        "play",
+        help="play against a bot in the terminal",
+        description="Play against a bot in the terminal (type help, legend, undo or quit).",
+    )
     play.add_argument(
         "--opponent",
         type=_player,
@@ -127,40 +156,72 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seed", type=_int, help="the game's seed (default: a random one, shown)")
     play.add_argument("--first", action="store_true", help="you move first (default: second)")
-    play.add_argument(
-        "--rules", type=parse_rules_option, default=STANDARD, metavar="RULES", help="rule set"
-    )
-    where = play.add_mutually_exclusive_group()
-    where.add_argument(
+    where = play.add_argument_group("game record")
+    target = where.add_mutually_exclusive_group()
+    target.add_argument(
         "--record",
-        metavar="FILE",
-        help="where to save the game record (default hatsuden-game-SEED.txt)",
+        metavar="PATH",
+        help="save the game record here; an existing file is refused unless --force "
+        "(default: hatsuden-game-SEED.txt, or -2, -3... if taken)",
     )
-    where.add_argument("--no-record", action="store_true", help="do not save a game record")
+    target.add_argument("--no-record", action="store_true", help="do not save a game record")
+    where.add_argument("--force", action="store_true", help="with --record: overwrite PATH")
+    add_rule_flags(play, configs=configs)
 
-    simulate = commands.add_parser("simulate", help="a match between two bots")
+    simulate = commands.add_parser(
+        "simulate",
+        help="a match between two bots",
+        description="A match between two bots, seats alternated (games 2k and 2k+1 share a "
+        "deal): the same games for a seed whatever --jobs or --backend.",
+    )
     simulate.add_argument(
         "--players", type=_players, required=True, metavar="A,B", help="the two players"
     )
-    simulate.add_argument("--games", type=_positive, required=True, metavar="N")
     simulate.add_argument(
-        "--jobs", type=_positive, metavar="J", help="processes (default: every core)"
+        "--games", type=_positive, required=True, metavar="N", help="how many games"
     )
     simulate.add_argument("--seed", type=_int, default=0, metavar="S", help="match seed (0)")
-    simulate.add_argument(
-        "--rules",
-        type=parse_rules_option,
-        default=STANDARD,
-        metavar="RULES",
-        help="standard (default), small, medium, large, or rules notation "
-        "energies/max_value/copies/hand_size/city_demand/techs/tiebreak/retake/stall_limit",
+    run = simulate.add_argument_group("where the games run")
+    run.add_argument(
+        "--backend",
+        type=_backend,
+        default="local",
+        metavar="local|ray",
+        help="local: processes on this machine (default); ray: a Ray cluster (--address) or a "
+        "local Ray instance (needs the 'ray' extra)",
     )
-    output = simulate.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    output.add_argument("--csv", action="store_true", help="one CSV row per game on stdout")
-    simulate.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    run.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: the cluster to connect to (e.g. auto, ray://head:10001)",
+    )
+    run.add_argument(
+        "--jobs",
+        type=_positive,
+        metavar="J",
+        help="processes (default: every core); with --backend ray, the CPUs of the local Ray "
+        "instance",
+    )
+    output = simulate.add_argument_group("output")
+    form = output.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    form.add_argument("--csv", action="store_true", help="one CSV row per game on stdout")
+    output.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    output.add_argument(
+        "--save-games",
+        metavar="DIR",
+        help="save each game's record in DIR as seedS-gameNNNNNN.txt (hatsuden replay opens it)",
+    )
+    output.add_argument(
+        "--force", action="store_true", help="with --save-games: overwrite existing records"
+    )
+    add_rule_flags(simulate, configs=configs)
 
-    demo = commands.add_parser("demo", help="a seeded ISMCTS vs Greedy game, turn by turn")
+    demo = commands.add_parser(
+        "demo",
+        help="a seeded ISMCTS vs Greedy game, turn by turn",
+        description="A seeded game between two bots, printed turn by turn (god view).",
+    )
     demo.add_argument("--seed", type=_int, default=2, help="the game's seed (2)")
     demo.add_argument(
         "--players",
@@ -169,6 +230,16 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="A,B",
         help="player 0 and player 1 (default ismcts,greedy)",
     )
+    add_rule_flags(demo, configs=configs)
+
+    rules = commands.add_parser(
+        "rules",
+        help="print rules of RULES.md (the specification), offline",
+        description="Print rules of RULES.md, the specification errors cite (R12...): "
+        "all of it without an id.",
+    )
+    rules.add_argument("ids", nargs="*", metavar="ID", help="rule ids: R12 (or 12), A5 ...")
+    rules.add_argument("--list", action="store_true", help="list every rule: id and title")
 
     commands.add_parser(
         "replay",
@@ -189,8 +260,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ..replay_cli import main as replay_main
 
         return replay_main(args_list[1:])
-    args = build_parser().parse_args(args_list)
+    parser = build_parser()
+    args = parser.parse_args(args_list)
     try:
+        if args.command == "rules":
+            return _rules(args)
+        try:
+            args.rules = rules_from_args(args, default=STANDARD, configs=_configs())
+        except InvalidRulesError as error:
+            print(f"{PROG} {args.command}: error: invalid rules: {error}", file=sys.stderr)
+            return 2
         if args.command == "play":
             return _play(args)
         if args.command == "simulate":
@@ -207,11 +286,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _play(args: argparse.Namespace) -> int:
-    from ._play import play_session
+def _usage_error(command: str, message: str) -> int:
+    print(f"{PROG} {command}: error: {message}", file=sys.stderr)
+    return 2
 
+
+def _play(args: argparse.Namespace) -> int:
+    from ._play import fresh_path, play_session
+
+    if args.force and args.record is None:
+        return _usage_error("play", "--force goes with --record PATH")
     seed = secrets.randbelow(1_000_000) if args.seed is None else args.seed
-    record = None if args.no_record else (args.record or f"hatsuden-game-{seed}.txt")
+    if args.no_record:
+        record = None
+    elif args.record is not None:
+        record = args.record
+        if os.path.isdir(record):
+            return _usage_error("play", f"--record {record}: is a directory")
+        if os.path.lexists(record) and not args.force:
+            return _usage_error(
+                "play",
+                f"--record {record}: the file exists; choose another path or add --force to "
+                "overwrite it",
+            )
+    else:
+        record = fresh_path(f"hatsuden-game-{seed}.txt")
     return play_session(
         make_player(args.opponent),
         bot_name=args.opponent,
@@ -221,6 +320,7 @@ def _play(args: argparse.Namespace) -> int:
         record_path=record,
         stdin=sys.stdin,
         stdout=sys.stdout,
+        overwrite=args.force,
     )
 
 
@@ -228,33 +328,75 @@ def _simulate(args: argparse.Namespace) -> int:
     from ..simulation import run_match, summarize
     from ._report import Progress, format_csv, format_table
 
-    jobs = args.jobs or os.cpu_count() or 1
+    if args.address is not None and args.backend != "ray":
+        return _usage_error("simulate", "--address needs --backend ray")
+    if args.address is not None and args.jobs is not None:
+        return _usage_error(
+            "simulate",
+            "--jobs sets the CPUs of a local Ray instance: a cluster (--address) uses its own",
+        )
+    if args.force and args.save_games is None:
+        return _usage_error("simulate", "--force goes with --save-games DIR")
+    if args.backend == "local":
+        jobs: int | None = args.jobs or os.cpu_count() or 1
+    else:
+        jobs = args.jobs
     progress = None if args.quiet else Progress(sys.stderr)
     start = time.perf_counter()
-    games = run_match(
-        args.players,
-        games=args.games,
-        seed=args.seed,
-        rules=args.rules,
-        jobs=jobs,
-        progress=progress,
-    )
+    try:
+        games = run_match(
+            args.players,
+            games=args.games,
+            seed=args.seed,
+            rules=args.rules,
+            jobs=jobs,
+            progress=progress,
+            backend=args.backend,
+            address=args.address,
+            save_games=args.save_games,
+            overwrite=args.force,
+        )
+    except ImportError as error:  # the ray extra is missing
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
     seconds = time.perf_counter() - start
     summary = summarize(games)
     if args.json:
-        document = summary.to_dict()
+        document: dict[str, Any] = summary.to_dict()
         document.update(
             seed=args.seed,
-            rules=_rules_text(args.rules),
+            rules=_rules_json(args.rules),
+            rules_notation=_rules_text(args.rules),
+            backend=args.backend,
             jobs=jobs,
             seconds=seconds,
             games_per_second=len(games) / max(seconds, 1e-9),
         )
+        if args.save_games is not None:
+            document["save_games"] = args.save_games
         print(json.dumps(document))
     elif args.csv:
         sys.stdout.write(format_csv(games))
     else:
-        print(format_table(summary, rules=args.rules, seed=args.seed, seconds=seconds, jobs=jobs))
+        print(
+            format_table(
+                summary,
+                rules=args.rules,
+                seed=args.seed,
+                seconds=seconds,
+                jobs=jobs,
+                backend=args.backend,
+            )
+        )
+    if args.save_games is not None and not args.quiet:
+        from ..simulation import game_file_name
+
+        example = os.path.join(args.save_games, game_file_name(args.seed, games[0].index))
+        print(
+            f"{len(games)} game records saved in {args.save_games} "
+            f"(open one: hatsuden replay {example})",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -264,9 +406,41 @@ def _rules_text(rules: Rules) -> str:
     return format_rules(rules)
 
 
+def _rules_json(rules: Rules) -> dict[str, Any]:
+    """The rules as in the library's JSON documents (``to_json``), without the envelope."""
+    from ..serialization import to_json
+
+    document: dict[str, Any] = json.loads(to_json(rules))
+    document.pop("type", None)
+    document.pop("format_version", None)
+    return document
+
+
 def _demo(args: argparse.Namespace) -> int:
     from ._demo import run_demo
 
     names = args.players
-    run_demo((make_player(names[0]), make_player(names[1])), names, args.seed, sys.stdout)
+    players = (make_player(names[0]), make_player(names[1]))
+    run_demo(players, names, args.seed, sys.stdout, rules=args.rules)
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from ._rulebook import UnknownRuleError, load_rulebook, show
+
+    try:
+        book = load_rulebook()
+    except (FileNotFoundError, OSError) as error:
+        print(f"{PROG} rules: {error}", file=sys.stderr)
+        return 1
+    if args.list:
+        if args.ids:
+            return _usage_error("rules", "--list takes no rule ids")
+        print(book.listing())
+        return 0
+    try:
+        text = show(book, args.ids)
+    except UnknownRuleError as error:
+        return _usage_error("rules", str(error))
+    print(text)
     return 0

@@ -9,7 +9,7 @@ from .._cards import Tech
 from ..notation import format_card, format_seen_move
 from ..observation import Observation, SeenStack
 
-__all__ = ["render_board"]
+__all__ = ["LEGEND", "LEGEND_LINE", "render_board"]
 
 _TECH_NAMES: Final = MappingProxyType(
     {
@@ -19,6 +19,34 @@ _TECH_NAMES: Final = MappingProxyType(
         Tech.DOWN: "Down",
     }
 )
+
+
+#: The key printed under the board: every symbol of the board and of the move lines.
+LEGEND_LINE: Final = (
+    "Key: . empty  3 plant  3s secret  3v downsized  ? hidden  # pylon  #3 flipped  =? unseen"
+    "  (legend)"
+)
+
+#: The full legend (the ``legend`` command of ``hatsuden play``).
+LEGEND: Final = """\
+Grid cells (columns are energies, rows are your two cities 0 and 1):
+  .     an empty cell
+  3     a plant: only its top card counts (3)
+  3s    your secret plant (Secret Build): the opponent sees ?
+  3v    a plant downsized with Down
+  ?     the opponent's secret plant: its value is hidden (the row's supply then shows +?)
+  #     a pylon: a face-down card, worth 0
+  #3    a flipped plant (after an overflow): now a pylon, its top card was 3
+Each city: supply S/T is the row's supply against its tolerance (the demand + 1, + 2 with the
+  Accumulator); city +1, 0 or -1 is what it scores now ("so far" while the row is not full).
+Generation per energy: each column's sum for you and the opponent; leader: you, opp, or - (tied).
+Moves (the "Last turn" and "This turn" lines, and the move list):
+  =S3   a card dealt to you (a draw from the deck); =? a card dealt that you cannot see
+  =SMT  a tech card dealt: ACC Accumulator, SEC Secret Build, SMT Smart, DWN Down; =??? unseen
+  C* ? 0W  a secret construct by the opponent (card hidden);  P ? 1S  a pylon built from hand
+  C construct, I improve, D downsize, P pylon, X discard, DT/NT draw/decline a tech card,
+  F flip, DD draw from the deck, DX take a discard, E end the turn, A Accumulator, M Smart
+Energies: S solar, G geothermal, W wind, H hydro, B biomass. Cells: 0S is city 0, solar column."""
 
 
 def _cell(stack: SeenStack | None) -> str:
@@ -49,7 +77,8 @@ def render_board(observation: Observation, names: tuple[str, str]) -> str:
     Grid cells show a plant's value (``3``; ``3s`` your secret plant, ``3v`` downsized), ``?``
     the opponent's secret plant, ``#`` a pylon (``#3`` a flipped plant whose top was 3) and ``.``
     an empty cell. Each row shows its supply against its tolerance and the city points it would
-    score now; the generation table shows each energy's sums and who leads it.
+    score now; the generation table shows each energy's sums and who leads it. `LEGEND_LINE`
+    (printed under the board) and `LEGEND` explain every symbol.
 
     Examples:
         >>> from hatsuden_rules import new_game, observe
@@ -87,7 +116,8 @@ def render_board(observation: Observation, names: tuple[str, str]) -> str:
         else:
             known = " ".join(format_card(c) for c in o.opponent_known)
             lines.append(
-                f"{names[seat]} (player {seat}): {o.opponent_hand_size} cards in hand"
+                f"{names[seat]} (player {seat}): {o.opponent_hand_size} "
+                f"card{'' if o.opponent_hand_size == 1 else 's'} in hand"
                 + (f" (known: {known})" if known else "")
                 + f" · {o.opponent_tech_hand_size} tech card"
                 + ("" if o.opponent_tech_hand_size == 1 else "s")

@@ -7,9 +7,10 @@ from typing import Final, TextIO
 
 from .._moves import Move
 from .._render import render
+from .._rules import STANDARD, Rules
 from .._scoring import Decision, score
 from .._state import GameState
-from ..notation import format_move
+from ..notation import format_move, format_rules
 from ..players import Player
 from ..simulation import play_game
 
@@ -26,7 +27,11 @@ _WHY: Final = MappingProxyType(
 
 
 def run_demo(
-    players: tuple[Player, Player], names: tuple[str, str], seed: int, out: TextIO
+    players: tuple[Player, Player],
+    names: tuple[str, str],
+    seed: int,
+    out: TextIO,
+    rules: Rules = STANDARD,
 ) -> None:
     """Play one seeded game between `players` and print every turn with the board after it.
 
@@ -39,6 +44,8 @@ def run_demo(
         'Winner: player 0 (greedy), by the higher total.'
     """
     out.write(f"HATSUDEN demo · seed {seed} · player 0: {names[0]} · player 1: {names[1]}\n")
+    if rules != STANDARD:
+        out.write(f"Rules {format_rules(rules)}\n")
     out.write("God view: hands and secret values are shown.\n\n")
     turn: list[str] = []
     number = [1]
@@ -53,7 +60,7 @@ def run_demo(
             turn.clear()
             number[0] += 1
 
-    game = play_game(players, seed=seed, on_move=on_move)
+    game = play_game(players, seed=seed, rules=rules, on_move=on_move)
     sheet = score(game.final)
     out.write("Final score\n")
     for player, sheet_p in enumerate(sheet.players):

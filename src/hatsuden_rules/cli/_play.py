@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Final, TextIO
@@ -11,16 +12,16 @@ from .._errors import HatsudenError, IllegalMoveError
 from .._legal import legal_moves
 from .._moves import Move
 from .._rng import SplitMix64, splitmix64
-from .._rules import Rules
+from .._rules import STANDARD, Rules
 from .._scoring import Decision, score
 from .._state import GameState, Phase
-from ..notation import format_move, format_seen_move, parse_move
+from ..notation import format_move, format_rules, format_seen_move, parse_move
 from ..observation import observe
 from ..players import Player
 from ..records import format_record, record_game
-from ._board import render_board
+from ._board import LEGEND, LEGEND_LINE, render_board
 
-__all__ = ["HELP", "play_session"]
+__all__ = ["HELP", "fresh_path", "play_session"]
 
 HELP = """\
 Type the number of a move from the list, or the move itself in notation:
@@ -32,9 +33,9 @@ Type the number of a move from the list, or the move itself in notation:
   A 0       put the Accumulator on city 0                      M W     put Smart on wind
   PASS      act with an empty hand
 Energies: S solar, G geothermal, W wind, H hydro, B biomass. Rows (cities) are 0 and 1.
-Commands: help (this text), board (show the board again), undo (take back your turn: the
-start of this turn, or of your previous one if you have not moved yet), quit (stop; the game
-so far is saved).
+Commands: help (this text), board (show the board again), legend (what every symbol means),
+undo (take back your turn: the start of this turn, or of your previous one if you have not
+moved yet), quit (stop; the game so far is saved).
 Goal: win energies (the higher column sum; 2 points with Smart) and keep each city at exactly
 10 (+1; 8 or less is -1). A row over 11 (12 with the Accumulator) overflows: flip plants."""
 
@@ -104,6 +105,7 @@ class _Session:
         seen = observe(self.state, self.human)
         self.say()
         self.say(render_board(seen, self.names))
+        self.say(LEGEND_LINE)
         self.say(f"Your moves ({self.state.phase.name}):")
         self.say(_columns(legal_moves(self.state)))
 
@@ -155,6 +157,7 @@ class _Session:
         sheet = score(self.state)
         self.say()
         self.say(render_board(observe(self.state, self.human), self.names))
+        self.say(LEGEND_LINE)
         self.say("\nFinal score")
         for seat, sheet_p in enumerate(sheet.players):
             self.say(
@@ -176,13 +179,21 @@ def play_session(
     record_path: str | None,
     stdin: TextIO,
     stdout: TextIO,
+    overwrite: bool = False,
 ) -> int:
-    """Run one game between the human on `stdin`/`stdout` and `bot`; return the exit code."""
+    """Run one game between the human on `stdin`/`stdout` and `bot`; return the exit code.
+
+    The record is saved to `record_path` (None: not saved). An existing file is replaced only
+    if `overwrite`; otherwise the record goes to a fresh name beside it (`fresh_path`), and the
+    player is told.
+    """
     session = _Session(bot, bot_name, seed, 0 if human_first else 1, rules, stdout)
     session.say(
         f"HATSUDEN · you are player {session.human} ({'first' if human_first else 'second'}) "
         f"against {bot_name} · seed {seed} · type help for the notation and commands"
     )
+    if rules != STANDARD:
+        session.say(f"Rules {format_rules(rules)}")
     try:
         _loop(session, stdin)
     except KeyboardInterrupt:
@@ -191,7 +202,7 @@ def play_session(
         session.finish()
     else:
         session.say("Game stopped.")
-    return _save(session, record_path)
+    return _save(session, record_path, overwrite)
 
 
 def _loop(session: _Session, stdin: TextIO) -> None:
@@ -225,6 +236,8 @@ def _loop(session: _Session, stdin: TextIO) -> None:
                 session.say(HELP)
             elif command in ("board", "b"):
                 session.show()
+            elif command in ("legend", "key", "l"):
+                session.say(LEGEND)
             elif command in ("quit", "q", "exit"):
                 return
             elif command in ("undo", "u"):
@@ -234,17 +247,53 @@ def _loop(session: _Session, stdin: TextIO) -> None:
                 break
 
 
-def _save(session: _Session, record_path: str | None) -> int:
+def fresh_path(path: str) -> str:
+    """`path` if no file has that name, else the first free ``stem-2.ext``, ``stem-3.ext``...
+
+    Examples:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> name = os.path.join(folder, "game.txt")
+        >>> fresh_path(name) == name
+        True
+        >>> open(name, "w").close()
+        >>> os.path.basename(fresh_path(name))
+        'game-2.txt'
+    """
+    if not os.path.lexists(path):
+        return path
+    stem, ext = os.path.splitext(path)
+    number = 2
+    while os.path.lexists(f"{stem}-{number}{ext}"):
+        number += 1
+    return f"{stem}-{number}{ext}"
+
+
+def _save(session: _Session, record_path: str | None, overwrite: bool) -> int:
     if record_path is None or not session.moves:
         return 0
     record = record_game(
         session.moves, seed=session.seed, rules=session.rules, players=session.names
     )
+    text = format_record(record)
+    path = record_path
     try:
-        with open(record_path, "w", encoding="utf-8") as handle:
-            handle.write(format_record(record))
+        if overwrite:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        else:
+            while True:
+                path = fresh_path(path)
+                try:
+                    with open(path, "x", encoding="utf-8") as handle:
+                        handle.write(text)
+                    break
+                except FileExistsError:  # created meanwhile: try the next name
+                    continue
     except OSError as error:
-        session.say(f"Could not save the game record to {record_path}: {error}")
+        session.say(f"Could not save the game record to {path}: {error.strerror or error}")
         return 1
-    session.say(f"Game record saved to {record_path} (replay it: hatsuden replay {record_path})")
+    if path != record_path:
+        session.say(f"{record_path} exists (not overwritten).")
+    session.say(f"Game record saved to {path} (replay it: hatsuden replay {path})")
     return 0

@@ -60,9 +60,15 @@ def _pct(x: float) -> str:
 
 
 def format_table(
-    summary: MatchSummary, *, rules: Rules, seed: int, seconds: float, jobs: int
+    summary: MatchSummary,
+    *,
+    rules: Rules,
+    seed: int,
+    seconds: float,
+    jobs: int | None,
+    backend: str = "local",
 ) -> str:
-    """The human-readable result of a match.
+    """The human-readable result of a match (`jobs` None: the Ray cluster's CPUs).
 
     Examples:
         >>> from hatsuden_rules import STANDARD
@@ -112,14 +118,25 @@ def format_table(
         "Decided by: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s.decided_by),
         "End reasons: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s.end_reasons),
         f"Mean length: {s.mean_turns:.1f} turns, {s.mean_plies:.1f} moves",
-        f"Speed: {n} games in {seconds:.1f} s = {n / max(seconds, 1e-9):.2f} games/s on {jobs} "
-        f"process{'es' if jobs > 1 else ''}",
+        f"Speed: {n} games in {seconds:.1f} s = {n / max(seconds, 1e-9):.2f} games/s "
+        + _where(jobs, backend),
     ]
     return "\n".join(lines)
 
 
+def _where(jobs: int | None, backend: str) -> str:
+    if backend == "ray":
+        return "on Ray" + ("" if jobs is None else f" ({jobs} CPUs)")
+    count = jobs or 1
+    return f"on {count} process{'es' if count > 1 else ''}"
+
+
 def format_csv(games: tuple[GameSummary, ...]) -> str:
-    """One CSV row per game (seat 0 moved first), with a header row."""
+    """One CSV row per game (seat 0 moved first), with a header row.
+
+    Enumerations use the library's JSON spellings (``city_points``, ``final_turn``,
+    ``secret_build``), tech cards joined by ``+``.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
@@ -164,8 +181,8 @@ def format_csv(games: tuple[GameSummary, ...]) -> str:
                 f"{g.row_supply[1][0]}:{g.row_supply[1][1]}",
                 g.turns,
                 g.plies,
-                "+".join(t.name for t in g.techs_drawn[0]),
-                "+".join(t.name for t in g.techs_drawn[1]),
+                "+".join(t.value for t in g.techs_drawn[0]),
+                "+".join(t.value for t in g.techs_drawn[1]),
             ]
         )
     return out.getvalue()

@@ -12,7 +12,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import STANDARD, InvalidRulesError, Rules, Tech, Tiebreak, __version__
+from .. import STANDARD, InvalidRulesError, Rules, __version__
+from .._rule_flags import add_rule_flags
+from .._rule_flags import rules_from_args as shared_rules_from_args
 from ._configs import CONFIGS
 from ._explore import CheckResult, check, divide, perft
 from ._report import (
@@ -30,40 +32,6 @@ __all__ = ["build_parser", "main", "rules_from_args"]
 
 PROG = "hatsuden-check"
 EXIT_CODES = {"OK": 0, "VIOLATION": 1, "TRUNCATED": 2}
-_TIEBREAKS = {"city-points": Tiebreak.CITY_POINTS, "supply": Tiebreak.SUPPLY}
-
-
-def _techs(text: str) -> frozenset[Tech]:
-    """Parse ``--techs``: comma-separated Tech names (any case, - or _) or ``none``."""
-    words = [word.strip() for word in text.split(",") if word.strip()]
-    if [word.lower() for word in words] in ([], ["none"]):
-        return frozenset()
-    techs = set()
-    for word in words:
-        key = word.upper().replace("-", "_")
-        if key not in Tech.__members__:
-            known = ", ".join(Tech.__members__)
-            raise argparse.ArgumentTypeError(f"unknown tech {word!r} (known: {known}, or none)")
-        techs.add(Tech[key])
-    return frozenset(techs)
-
-
-def _tiebreak(text: str) -> Tiebreak:
-    """Parse ``--tiebreak``: city-points or supply (any case, - or _)."""
-    key = text.strip().lower().replace("_", "-")
-    if key not in _TIEBREAKS:
-        raise argparse.ArgumentTypeError(f"must be city-points or supply, got {text!r}")
-    return _TIEBREAKS[key]
-
-
-def _stall_limit(text: str) -> int | None:
-    """Parse ``--stall-limit``: an int or ``none`` (no stall end)."""
-    if text.strip().lower() == "none":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an int or none, got {text!r}") from None
 
 
 def _positive_int(text: str) -> int:
@@ -102,34 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    rules = parser.add_argument_group("rules (every Rules field; each overrides --config)")
-    rules.add_argument("--config", choices=list(CONFIGS), help="a named reduced configuration")
-    rules.add_argument("--energies", type=int, metavar="N", help="energies in play (1-5)")
-    rules.add_argument("--max-value", type=int, metavar="N", help="highest card value")
-    rules.add_argument("--copies", type=int, metavar="N", help="copies of each card")
-    rules.add_argument("--hand-size", type=int, metavar="N", help="cards in a hand")
-    rules.add_argument("--city-demand", type=int, metavar="N", help="a city's demand")
-    rules.add_argument(
-        "--techs",
-        type=_techs,
-        metavar="A,B,...|none",
-        help="tech cards in play: comma-separated names (e.g. ACCUMULATOR,SMART) or none",
-    )
-    rules.add_argument(
-        "--tiebreak", type=_tiebreak, metavar="city-points|supply", help="first tie-break (R29)"
-    )
-    rules.add_argument(
-        "--retake",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="whether a player may take back the card they just discarded (--no-retake forbids)",
-    )
-    rules.add_argument(
-        "--stall-limit",
-        type=_stall_limit,
-        metavar="N|none",
-        default=argparse.SUPPRESS,
-        help="turns without a placement that end the game, or none",
+    add_rule_flags(
+        parser,
+        configs=CONFIGS,
+        default="STANDARD (the printed game, far too large to check completely)",
     )
     run = parser.add_argument_group("what to run")
     run.add_argument(
@@ -196,29 +140,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The `Rules` the arguments describe: --config (or STANDARD), then each field given.
+    """The `Rules` the arguments describe: --rules or --config (or STANDARD), then each field.
+
+    The rule flags are those of every command (`hatsuden_rules._rule_flags`).
 
     Raises:
         InvalidRulesError: The combination does not describe a playable game.
     """
-    base = CONFIGS[args.config] if args.config is not None else STANDARD
-    fields: dict[str, Any] = rules_dict(base)
-    fields["techs"] = base.techs
-    fields["tiebreak"] = base.tiebreak
-    given = {
-        "energies": args.energies,
-        "max_value": args.max_value,
-        "copies": args.copies,
-        "hand_size": args.hand_size,
-        "city_demand": args.city_demand,
-        "techs": args.techs,
-        "tiebreak": args.tiebreak,
-        "allow_retake_discard": args.retake,
-    }
-    fields.update({name: value for name, value in given.items() if value is not None})
-    if hasattr(args, "stall_limit"):  # None is a value here: no stall end
-        fields["stall_limit"] = args.stall_limit
-    return Rules(**fields)
+    return shared_rules_from_args(args, default=STANDARD, configs=CONFIGS)
 
 
 def _emit(text: str) -> None:

@@ -101,7 +101,10 @@ from .. import (
     observe,
     sample_state,
 )
+from .._errors import InvalidRulesError
+from .._rule_flags import add_rule_flags, apply_overrides, overrides
 from .._state import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
+from ..notation import format_rules
 from . import CONFIGS, check
 
 __all__ = [
@@ -974,11 +977,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "and sampling over every reachable state of a reduced configuration (RULES.md R30, "
         "R36-R38).",
     )
-    parser.add_argument(
-        "--config",
-        action="append",
-        choices=sorted(INFORMATION_CONFIGS),
-        help="a configuration to check (repeatable; default small)",
+    add_rule_flags(
+        parser,
+        configs=dict(sorted(INFORMATION_CONFIGS.items())),
+        repeat_config=True,
+        default="small (with --config, each configuration is checked, the field flags applied "
+        "to each)",
     )
     parser.add_argument(
         "--seeds",
@@ -992,6 +996,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.seeds is not None and args.seeds < 1:
         parser.error("--seeds must be at least 1")
+    try:
+        runs = _rule_sets(args)
+    except InvalidRulesError as error:
+        parser.exit(2, f"{parser.prog}: error: invalid rules: {error}\n")
+    if args.golden is not None and (args.base_rules is not None or overrides(args)):
+        parser.exit(
+            2,
+            f"{parser.prog}: error: --golden compares named configurations as they "
+            "are: drop --rules and the field flags\n",
+        )
     goldens: dict[str, Any] = {}
     if args.golden is not None:
         goldens = json.loads(args.golden.read_text())["configs"]
@@ -1000,7 +1014,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line, file=sys.stderr, flush=True)
 
     status = 0
-    for name in args.config or ["small"]:
+    for name, rules in runs:
         golden = goldens.get(name)
         if args.seeds is not None:
             seeds: tuple[int, ...] = tuple(range(args.seeds))
@@ -1009,7 +1023,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             seeds = (0,)
         report = check_information(
-            INFORMATION_CONFIGS[name],
+            rules,
             seeds=seeds,
             progress=progress if args.progress else None,
         )
@@ -1036,6 +1050,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"{name}: matches {args.golden}")
     return status
+
+
+def _rule_sets(args: argparse.Namespace) -> list[tuple[str, Rules]]:
+    """The (name, rules) to check: --rules, or each --config (default small), flags applied.
+
+    A named configuration keeps its name unless a field flag changes it; any other rule set is
+    named by its notation.
+    """
+    if args.base_rules is not None:
+        rules = apply_overrides(args.base_rules, args)
+        return [(format_rules(rules), rules)]
+    runs = []
+    for name in args.config or ["small"]:
+        rules = apply_overrides(INFORMATION_CONFIGS[name], args)
+        runs.append((name if rules == INFORMATION_CONFIGS[name] else format_rules(rules), rules))
+    return runs
 
 
 if __name__ == "__main__":

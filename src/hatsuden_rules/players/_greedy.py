@@ -61,9 +61,12 @@ class GreedyPlayer:
     """
 
     def choose(
-        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64
+        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64 | int
     ) -> Move:
-        """The greedy move among `legal_moves` (reproducible for a given `rng`)."""
+        """The greedy move among `legal_moves` (reproducible for a given `rng`).
+
+        `rng` is a `SplitMix64`, or an int seed (``SplitMix64.from_seed``).
+        """
         observation, moves, rng = check_decision(observation, legal_moves, rng)
         if len(moves) == 1:
             return moves[0]

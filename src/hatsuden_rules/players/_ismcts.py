@@ -119,9 +119,12 @@ class ISMCTSPlayer:
     rollout_randomness: int = attrs.field(default=0, validator=_int_from(0))
 
     def choose(
-        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64
+        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64 | int
     ) -> Move:
-        """The most visited move after the search (reproducible for a given `rng`)."""
+        """The most visited move after the search (reproducible for a given `rng`).
+
+        `rng` is a `SplitMix64`, or an int seed (``SplitMix64.from_seed``).
+        """
         observation, moves, rng = check_decision(observation, legal_moves, rng)
         if len(moves) == 1:
             return moves[0]

@@ -28,9 +28,12 @@ class RandomPlayer:
     """
 
     def choose(
-        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64
+        self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64 | int
     ) -> Move:
-        """One of `legal_moves`, uniformly at random (one ``rng.next()``)."""
+        """One of `legal_moves`, uniformly at random (one ``rng.next()``).
+
+        `rng` is a `SplitMix64`, or an int seed (``SplitMix64.from_seed``).
+        """
         _, moves, rng = check_decision(observation, legal_moves, rng)
         value, _ = rng.next()
         return moves[value % len(moves)]
