@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -332,3 +333,40 @@ def test_r35_accessor_errors_are_hatsuden_errors() -> None:
     _assert_rejected(lambda: state.tech_hand(-1))
     _assert_rejected(lambda: state.row_supply(0, 2))
     _assert_rejected(lambda: state.stack(0, Cell(0, W)))
+
+
+def _library_errors() -> list[Exception]:
+    """One instance of every exception class a user can receive, with its attributes set."""
+    import hatsuden_rules as h
+    from hatsuden_rules.simulation import BackendError
+
+    state = h.new_game(seed=1)
+    errors: list[Exception] = [
+        h.InvalidInputError("seed", "must be an int"),
+        h.InvalidRulesError("energies", "must be between 1 and 5"),
+        h.InvalidMoveError("move", "not a move"),
+        h.PhaseError("no chance outcomes in ACTION"),
+        BackendError("the Ray backend failed"),
+    ]
+    with pytest.raises(h.IllegalMoveError) as illegal:  # R22: no draw in ACTION
+        h.apply(state, h.DrawFromDeck())
+    with pytest.raises(h.MoveNotationError) as notation:
+        h.parse_move("C* S9 0S")
+    with pytest.raises(h.NotationError) as line:
+        h.parse_state("not a state")
+    with pytest.raises(h.InvalidDocumentError) as document:
+        h.from_json('{"format_version": 1, "type": "move"}')
+    with pytest.raises(h.ReplayError) as replayed:
+        h.record_game([h.DrawFromDeck()], seed=1)
+    return [*errors, illegal.value, notation.value, line.value, document.value, replayed.value]
+
+
+def test_every_library_error_pickles() -> None:
+    """A worker process or a Ray task sends errors back pickled: class, message, attributes."""
+    for error in _library_errors():
+        copy = pickle.loads(pickle.dumps(error))
+        assert type(copy) is type(error)
+        assert str(copy) == str(error)
+        assert copy.__dict__.keys() == error.__dict__.keys()
+        for name, value in vars(error).items():
+            assert getattr(copy, name) == value, (type(error).__name__, name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - imports for annotations only
     from ._moves import Move
@@ -18,8 +18,22 @@ __all__ = [
 ]
 
 
+def _rebuild(cls: type[HatsudenError], args: tuple[Any, ...], attributes: dict[str, Any]) -> Any:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(attributes)
+    return error
+
+
 class HatsudenError(Exception):
-    """Root of every exception this library raises on purpose."""
+    """Root of every exception this library raises on purpose.
+
+    Every subclass pickles with its message and attributes (a worker process or a Ray task can
+    send one back), although its constructor takes other arguments than its message.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.args, self.__dict__))
 
 
 class InvalidInputError(HatsudenError, ValueError):

@@ -124,7 +124,7 @@ def _run_batch(play: Callable[[_T, int], _R], context: _T, indexes: range) -> tu
 
 
 def _get(ray: Any, ref: Any) -> Any:
-    """``ray.get(ref)``; a failed task raises its HatsudenError (if unpickled), or BackendError."""
+    """``ray.get(ref)``; a failed task raises its HatsudenError (they pickle), or BackendError."""
     try:
         return ray.get(ref)
     except ray.exceptions.RayError as error:
