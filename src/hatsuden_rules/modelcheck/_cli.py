@@ -1,6 +1,7 @@
 """The command line: ``hatsuden-check`` (or ``python -m hatsuden_rules.modelcheck``).
 
-Exit codes: 0 OK (or perft done), 1 VIOLATION, 2 TRUNCATED or a usage error, 130 interrupted.
+Exit codes: 0 OK (or perft done), 1 VIOLATION, 2 TRUNCATED or a usage error, 3 UNCOVERED,
+130 interrupted.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import STANDARD, InvalidRulesError, Rules, Tech, Tiebreak
-from ._configs import CONFIGS
+from ..notation import format_move
+from ._configs import CONFIGS, POSITION_CONFIGS
 from ._explore import CheckResult, check, divide, perft
 from ._report import (
     format_divide,
@@ -22,14 +24,15 @@ from ._report import (
     golden_record,
     result_dict,
     rules_dict,
+    rules_json,
     rules_line,
 )
+from ._result import EXIT_CODES
 from ._value import game_value
 
 __all__ = ["build_parser", "main", "rules_from_args"]
 
 PROG = "hatsuden-check"
-EXIT_CODES = {"OK": 0, "VIOLATION": 1, "TRUNCATED": 2}
 _TIEBREAKS = {"city-points": Tiebreak.CITY_POINTS, "supply": Tiebreak.SUPPLY}
 
 
@@ -97,8 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "Rules fields not given come from --config, else from the printed game (STANDARD, "
-            "far too large to check completely). Exit status: 0 OK, 1 VIOLATION, 2 TRUNCATED "
-            "or usage error."
+            "far too large to check completely). Exit status: 0 OK, 1 VIOLATION (an invariant "
+            "or transition property failed), 2 TRUNCATED (a limit stopped the search) or usage "
+            "error, 3 UNCOVERED (complete and nothing failed, but a required event never "
+            "occurred: every event is required of the named configurations, of other rule sets "
+            "only with --require-coverage), 130 interrupted."
         ),
     )
     rules = parser.add_argument_group("rules (every Rules field; each overrides --config)")
@@ -163,6 +169,27 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="re-apply every transition (R35) and call score() on every state (R29); by default"
         " one transition in 16 and once per distinct grids and Smart card",
+    )
+    run.add_argument(
+        "--require-coverage",
+        action="store_true",
+        help="fail a complete search (UNCOVERED, exit 3) if a move kind, phase, end reason or"
+        " winner decision never occurs; the default for the named configurations only, other"
+        " rule sets list unreached events as a warning",
+    )
+    run.add_argument(
+        "--positions",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="identify states by position, without the turn logs and known cards the rules never"
+        " read (soundness checked on a sample, the known-cards invariant step by step); the"
+        " default of the choice and huge configurations",
+    )
+    run.add_argument(
+        "--soundness",
+        action="store_true",
+        help="without --positions: check on every state that dropping its turn logs and known"
+        " cards changes neither its legal moves nor the positions they lead to",
     )
     run.add_argument(
         "--value",
@@ -245,6 +272,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--golden counts the full state space: drop --symmetry")
     if args.max_depth is not None and args.max_depth < 0:
         parser.error(f"--max-depth: must be an int >= 0, got {args.max_depth}")
+    if args.positions is None:
+        args.positions = args.config in POSITION_CONFIGS
+    if args.soundness and args.positions:
+        parser.error("--soundness checks full states: drop --positions (use --no-positions)")
+    if args.positions and args.symmetry:
+        parser.error("--symmetry works on full states: drop --positions (use --no-positions)")
     try:
         rules = rules_from_args(args)
     except InvalidRulesError as error:
@@ -256,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.value:
             value = game_value(rules)
             if args.json:
-                _emit(json.dumps({"rules": rules_dict(rules), "value": str(value)}))
+                _emit(json.dumps({"rules": rules_json(rules), "value": str(value)}))
             else:
                 _emit(
                     f"rules {rules_line(rules)}\nvalue for player 0: {value} = {float(value):.6f}"
@@ -272,6 +305,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress_every=args.progress_every,
             symmetry=args.symmetry,
             exhaustive=args.exhaustive,
+            positions=args.positions,
+            soundness=args.soundness,
+            require_coverage=True if args.require_coverage else None,
         )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
@@ -280,7 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _emit(json.dumps(result_dict(result), indent=2))
     else:
         _emit(format_summary(result, tests=not args.no_tests))
-    code = EXIT_CODES.get(result.result, 1)
+    code = EXIT_CODES[result.result]
     if args.golden is not None and code == 0:
         return _compare_golden(result, args.golden, args.config)
     return code
@@ -291,6 +327,10 @@ def _compare_golden(result: CheckResult, path: str, name: str) -> int:
     with open(path, encoding="utf-8") as file:
         expected = json.load(file)["configs"][name]
     actual = golden_record(result, perft(result.rules, len(expected.get("perft", []))))
+    if expected.get("positions", False) != result.positions:
+        kind = "positions" if expected.get("positions", False) else "full states"
+        print(f"{PROG}: the golden entry {name!r} counts {kind}", file=sys.stderr)
+        return 1
     differences = [
         f"{key}: golden {expected.get(key)!r}, now {actual.get(key)!r}"
         for key in sorted(set(expected) | set(actual))
@@ -308,9 +348,9 @@ def _run_perft(rules: Rules, args: argparse.Namespace) -> int:
     counts = perft(rules, args.perft)
     per_move = divide(rules, args.perft) if args.divide else None
     if args.json:
-        data: dict[str, Any] = {"rules": rules_dict(rules), "perft": counts}
+        data: dict[str, Any] = {"rules": rules_json(rules), "perft": counts}
         if per_move is not None:
-            data["divide"] = {repr(move): count for move, count in per_move}
+            data["divide"] = {format_move(move): count for move, count in per_move}
         _emit(json.dumps(data, indent=2))
         return 0
     lines = [f"rules {rules_line(rules)}", format_perft(counts)]

@@ -31,7 +31,7 @@ def game_value(rules: Rules) -> Fraction:
     Raises:
         InvalidInputError: `rules.stall_limit` is None (the game need not end).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import Rules
         >>> tiny = Rules(energies=1, max_value=1, copies=2, hand_size=1, city_demand=1,
         ...              techs=(), stall_limit=1)

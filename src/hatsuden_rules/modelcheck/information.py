@@ -54,7 +54,7 @@ information sets here are those of `observe`.
 The command line: ``python -m hatsuden_rules.modelcheck.information --config medium`` (exit
 code 0 when everything holds, 1 on a problem or a golden mismatch, 2 on a usage error).
 
-Example:
+Examples:
     >>> from hatsuden_rules import Rules, Tech
     >>> tiny = Rules(energies=1, max_value=2, copies=2, hand_size=1, city_demand=1,
     ...              techs=(), stall_limit=1)
@@ -183,7 +183,7 @@ def consistency_problems(state: GameState) -> list[str]:
     logged Deal is an unknown card of its receiver's hand, a logged DealTech a tech card held or
     placed later in the turn, and before each logged Flip the row exceeded its tolerance (R21).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game
         >>> consistency_problems(new_game(seed=1))
         []
@@ -444,7 +444,7 @@ def perturbations(state: GameState, player: int) -> Iterator[tuple[str, GameStat
     state yielded is consistent (`consistency_problems` is empty) when `state` is; changes of
     the secret card that would not be are left out.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import new_game
         >>> state = new_game(seed=1)
         >>> changed = [s for kind, s in perturbations(state, 0) if kind == "hand-deck"]
