@@ -85,21 +85,15 @@ class CheckResult:
 def required_events(rules: Rules) -> set[str]:
     """What a complete check of `rules` can be asked to reach at least once (non-vacuity).
 
-    Every move kind the rules make possible, every possible phase, both end conditions, and each
-    step of the winner decision (R29): a higher total, tie-break 1 and tie-break 2. Some rule
+    Every move kind the rules make possible (no DrawFromDeck when the deal empties the deck, as in
+    `CONFIGS["choice"]`), every possible phase, both end conditions, and each step of the winner
+    decision (R29): a higher total, tie-break 1 and tie-break 2. Some rule
     sets cannot reach all of them (a grid that can never be filled, say): see
     `coverage_required`.
     """
-    kinds = {
-        "Construct",
-        "BuildPylon",
-        "Discard",
-        "Pass",
-        "DrawFromDeck",
-        "DrawFromDiscard",
-        "EndTurn",
-        "Deal",
-    }
+    kinds = {"Construct", "BuildPylon", "Discard", "Pass", "DrawFromDiscard", "EndTurn", "Deal"}
+    if len(rules.cards) * rules.copies > 2 * rules.hand_size:  # R7: a deck is left to draw from
+        kinds.add("DrawFromDeck")
     techs = rules.techs
     if techs:
         kinds |= {"DrawTech", "DeclineTech", "DealTech"}
