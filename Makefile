@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly mutation vectors balance clean
+.PHONY: demo test lint typecheck pytest examples bench verify verify-big verify-huge nightly mutation vectors balance clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,13 @@ verify: $(STAMP) ## Every reachable state of the medium configuration (rules, th
 
 verify-big: $(STAMP) ## Every reachable state of the large configuration (all four tech cards, stall limit 4).
 	$(PY) -m hatsuden_rules.modelcheck --config large --golden tests/golden/modelcheck.json
+
+HUGE_CHECKPOINT := $(VENV)/verify-huge
+verify-huge: $(STAMP) ## Every reachable position of the huge configuration (two-card hands, duplicates, all four tech cards): the fingerprint engine on both cores, resumable.
+	$(PY) -m hatsuden_rules.modelcheck --config huge --workers 2 --max-memory 20G \
+		--checkpoint $(HUGE_CHECKPOINT) $$(test -f $(HUGE_CHECKPOINT)/meta.json && echo --resume) \
+		--golden tests/golden/modelcheck.json
+	rm -rf $(HUGE_CHECKPOINT)
 
 vectors: $(STAMP) ## Rebuild the conformance suite (conformance/) and the generated tables of CONFORMANCE.md.
 	$(PY) -m hatsuden_rules.conformance.generate --out conformance --doc CONFORMANCE.md --root .

@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import STANDARD, InvalidRulesError, Rules, Tech, Tiebreak
+from .. import STANDARD, InvalidInputError, InvalidRulesError, Rules, Tech, Tiebreak
 from ..notation import format_move
 from ._configs import CONFIGS, POSITION_CONFIGS
 from ._explore import CheckResult, check, divide, perft
@@ -87,6 +88,22 @@ def _positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}")
     return value
+
+
+_SIZES = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def _memory_size(text: str) -> int:
+    """Parse ``--max-memory``: bytes, or a number with K, M, G or T (powers of 1024)."""
+    key = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = key[-1:] if key[-1:] in _SIZES else ""
+    try:
+        value = float(key[: len(key) - len(unit)])
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a size such as 20G or 512M, got {text!r}")
+    return int(value * _SIZES[unit])
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -191,6 +208,42 @@ def build_parser() -> argparse.ArgumentParser:
         help="without --positions: check on every state that dropping its turn logs and known"
         " cards changes neither its legal moves nor the positions they lead to",
     )
+    engine = parser.add_argument_group(
+        "engine (the fingerprint engine needs the 'check' extra: numpy)"
+    )
+    engine.add_argument(
+        "--engine",
+        choices=("memory", "disk"),
+        help="memory: exact state identity, everything in memory (the default); disk: 64-bit"
+        " fingerprints in a compact table, frontier and parent records on disk, for 10^8 states"
+        " and more (the default of choice and huge, and with any option below)",
+    )
+    engine.add_argument(
+        "--workers",
+        type=_positive_int,
+        metavar="N",
+        help="disk engine: processes expanding states (default 1; 2 uses both cores of the"
+        " project machine)",
+    )
+    engine.add_argument(
+        "--max-memory",
+        type=_memory_size,
+        metavar="SIZE",
+        help="disk engine: memory all its processes may hold together (e.g. 20G); the run"
+        " stops (TRUNCATED, resumable) before passing it",
+    )
+    engine.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        help="disk engine: keep the run's files in DIR, with a checkpoint after every layer"
+        " (default: a temporary directory, removed at the end)",
+    )
+    engine.add_argument(
+        "--resume",
+        action="store_true",
+        help="disk engine: continue the run checkpointed in --checkpoint DIR (after an"
+        " interruption or a limit)",
+    )
     run.add_argument(
         "--value",
         action="store_true",
@@ -278,6 +331,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--soundness checks full states: drop --positions (use --no-positions)")
     if args.positions and args.symmetry:
         parser.error("--symmetry works on full states: drop --positions (use --no-positions)")
+    disk_options = [
+        flag
+        for flag, value in (
+            ("--workers", args.workers),
+            ("--max-memory", args.max_memory),
+            ("--checkpoint", args.checkpoint),
+            ("--resume", args.resume or None),
+        )
+        if value is not None
+    ]
+    if args.engine is None:
+        args.engine = "disk" if disk_options or args.config in POSITION_CONFIGS else "memory"
+    if args.engine == "memory" and disk_options:
+        parser.error(f"{', '.join(disk_options)} need --engine disk")
+    if args.resume and args.checkpoint is None:
+        parser.error("--resume needs --checkpoint DIR")
+    if args.engine == "disk" and (args.symmetry or args.soundness):
+        parser.error("--symmetry and --soundness need --engine memory")
     try:
         rules = rules_from_args(args)
     except InvalidRulesError as error:
@@ -295,6 +366,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"rules {rules_line(rules)}\nvalue for player 0: {value} = {float(value):.6f}"
                 )
             return 0
+        expected = None
+        if args.golden is not None and args.config is not None:
+            expected = _golden_states(args.golden, args.config)
+        if args.engine == "disk":
+            signal.signal(signal.SIGTERM, _interrupt)
         result = check(
             rules,
             max_states=args.max_states,
@@ -308,24 +384,63 @@ def main(argv: Sequence[str] | None = None) -> int:
             positions=args.positions,
             soundness=args.soundness,
             require_coverage=True if args.require_coverage else None,
+            engine=args.engine,
+            workers=args.workers or 1,
+            max_memory=args.max_memory,
+            checkpoint=args.checkpoint,
+            resume=args.resume,
+            expected_states=expected,
         )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
+        if args.engine == "disk" and args.checkpoint is not None:
+            print(
+                f"{PROG}: resume from the last layer with --checkpoint {args.checkpoint} --resume",
+                file=sys.stderr,
+            )
         return 130
+    except (ImportError, InvalidInputError) as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
     if args.json:
         _emit(json.dumps(result_dict(result), indent=2))
     else:
         _emit(format_summary(result, tests=not args.no_tests))
     code = EXIT_CODES[result.result]
+    if result.result == "TRUNCATED" and args.engine == "disk" and args.checkpoint is not None:
+        print(
+            f"{PROG}: stopped by {result.stopped_by}; continue with --checkpoint "
+            f"{args.checkpoint} --resume",
+            file=sys.stderr,
+        )
     if args.golden is not None and code == 0:
         return _compare_golden(result, args.golden, args.config)
     return code
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM stops a disk-engine run as Ctrl-C does: its last checkpoint stays resumable."""
+    raise KeyboardInterrupt
+
+
+def _golden_states(path: str, name: str) -> int | None:
+    """The state count the golden file `path` gives `name` (for the ETA), if any."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            entry = json.load(file)["configs"].get(name, {})
+    except (OSError, ValueError, KeyError):
+        return None
+    states = entry.get("states")
+    return states if isinstance(states, int) else None
+
+
 def _compare_golden(result: CheckResult, path: str, name: str) -> int:
     """Compare `result` (and perft 1..6) with the golden entry `name` of the JSON file `path`."""
     with open(path, encoding="utf-8") as file:
-        expected = json.load(file)["configs"][name]
+        expected = json.load(file)["configs"].get(name)
+    if expected is None:
+        print(f"{PROG}: no golden entry {name!r} in {path}", file=sys.stderr)
+        return 1
     actual = golden_record(result, perft(result.rules, len(expected.get("perft", []))))
     if expected.get("positions", False) != result.positions:
         kind = "positions" if expected.get("positions", False) else "full states"

@@ -8,11 +8,13 @@ import time
 from array import array
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from .. import (
     EndReason,
     GameState,
     IllegalMoveError,
+    InvalidInputError,
     Move,
     Phase,
     Rules,
@@ -53,6 +55,12 @@ def check(
     positions: bool = False,
     soundness: bool = False,
     require_coverage: bool | None = None,
+    engine: str = "memory",
+    workers: int = 1,
+    max_memory: int | None = None,
+    checkpoint: str | None = None,
+    resume: bool = False,
+    expected_states: int | None = None,
 ) -> CheckResult:
     """Explore every state reachable from `new_game(rules=rules)` in explicit chance mode.
 
@@ -89,6 +97,19 @@ def check(
         require_coverage: Whether an event of `required_events` that never occurs fails a
             complete search (UNCOVERED); by default only for the named configurations
             (`coverage_required`). Unreached events are always listed in `unreached`.
+        engine: ``"memory"`` (this exact, in-memory search) or ``"disk"``: the fingerprint
+            engine (`_disk.check_disk`, the ``check`` extra: numpy), for 10^8 states and more,
+            which takes the arguments below and not `symmetry`, `on_state`, `properties` or
+            `soundness`.
+        workers: With ``engine="disk"``: processes expanding states.
+        max_memory: With ``engine="disk"``: bytes all its processes may hold together.
+        checkpoint: With ``engine="disk"``: a directory for the run's files and checkpoints.
+        resume: With ``engine="disk"``: continue the run checkpointed in `checkpoint`.
+        expected_states: With ``engine="disk"``: the states expected (sizes the table, ETA).
+
+    Raises:
+        InvalidInputError: An argument the engine does not take, or a bad checkpoint.
+        ImportError: ``engine="disk"`` without numpy (one line naming the extra).
 
     Examples:
         >>> from hatsuden_rules import Rules
@@ -98,6 +119,34 @@ def check(
         >>> result.result, result.states, result.violations
         ('OK', 2145, ())
     """
+    if engine == "disk":
+        if symmetry or on_state is not None or properties is not None or soundness:
+            raise InvalidInputError(
+                "engine", "the disk engine takes no symmetry, on_state, properties or soundness"
+            )
+        return _check_disk(
+            rules,
+            positions=positions,
+            exhaustive=exhaustive,
+            max_states=max_states,
+            max_depth=max_depth,
+            max_seconds=max_seconds,
+            max_violations=max_violations,
+            progress=progress,
+            progress_every=progress_every,
+            workers=workers,
+            max_memory=max_memory,
+            checkpoint=checkpoint,
+            resume=resume,
+            require_coverage=require_coverage,
+            expected_states=expected_states,
+        )
+    if engine != "memory":
+        raise InvalidInputError("engine", f"must be 'memory' or 'disk', got {engine!r}")
+    if workers != 1 or max_memory is not None or checkpoint is not None or resume:
+        raise InvalidInputError(
+            "engine", "workers, max_memory, checkpoint and resume need engine='disk'"
+        )
     start = time.perf_counter()
     if properties is not None:
         props = properties
@@ -313,6 +362,23 @@ def check(
         positions=positions,
         soundness_checked=soundness_checked,
     )
+
+
+#: The one line a missing numpy gives (``hatsuden-check`` prints it as it is).
+DISK_EXTRA_MESSAGE = (
+    "the fingerprint engine (--engine disk, --workers, --max-memory, --checkpoint, the choice "
+    "and huge configurations) needs the 'check' extra: pip install 'hatsuden-rules[check]'"
+)
+
+
+def _check_disk(rules: Rules, **options: Any) -> CheckResult:
+    try:
+        from ._disk import check_disk
+    except ModuleNotFoundError as error:
+        if error.name != "numpy":
+            raise
+        raise ImportError(DISK_EXTRA_MESSAGE) from None
+    return check_disk(rules, **options)
 
 
 def _position_soundness(
