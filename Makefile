@@ -36,7 +36,7 @@ bench: $(STAMP) ## Random-play throughput of the engine (games/s, plies/s, per-c
 	$(PY) benchmarks/bench.py
 
 verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information), against the golden files.
-	$(PY) -m hatsuden_rules.modelcheck --config medium --golden tests/golden/modelcheck.json
+	$(PY) -m hatsuden_rules.modelcheck --config medium --soundness --golden tests/golden/modelcheck.json
 	$(PY) -m hatsuden_rules.modelcheck.information --config medium --config small-secret \
 		--golden tests/golden/information.json
 

@@ -439,7 +439,12 @@ def _compare_golden(result: CheckResult, path: str, name: str) -> int:
     with open(path, encoding="utf-8") as file:
         expected = json.load(file)["configs"].get(name)
     if expected is None:
-        print(f"{PROG}: no golden entry {name!r} in {path}", file=sys.stderr)
+        record = golden_record(result, perft(result.rules, 6))
+        print(
+            f"{PROG}: no golden entry {name!r} in {path}; once checked, add it under"
+            f' "configs": {json.dumps({name: record})}',
+            file=sys.stderr,
+        )
         return 1
     actual = golden_record(result, perft(result.rules, len(expected.get("perft", []))))
     if expected.get("positions", False) != result.positions:

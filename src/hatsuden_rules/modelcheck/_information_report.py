@@ -9,7 +9,7 @@ from typing import Any, Final
 
 import attrs
 
-from .. import GameState, Rules, Tech
+from .. import GameState, Rules, Tech, to_dict
 from ._configs import CONFIGS
 from ._consistency import consistency_problems
 from ._explore import check
@@ -71,7 +71,7 @@ class InformationReport:
     def golden(self) -> dict[str, Any]:
         """The deterministic figures, as stored in tests/golden/information.json."""
         return {
-            "rules": _rules_dict(self.rules),
+            "rules": to_dict(self.rules),  # the library's rules document
             "seeds": list(self.seeds),
             "states": self.states,
             "decision_states": list(self.decision_states),
@@ -84,20 +84,6 @@ class InformationReport:
             "samples": self.samples,
             "unreachable_samples": self.unreachable_samples,
         }
-
-
-def _rules_dict(rules: Rules) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for field in attrs.fields(Rules):
-        if not field.init:
-            continue
-        value = getattr(rules, field.name)
-        if field.name == "techs":
-            value = [tech.name for tech in Tech if tech in value]
-        elif hasattr(value, "name"):
-            value = value.name
-        out[field.name] = value
-    return out
 
 
 def explore(
