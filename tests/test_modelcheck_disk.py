@@ -34,7 +34,17 @@ from hatsuden_rules import (
     legal_moves,
     new_game,
 )
-from hatsuden_rules.modelcheck import CONFIGS, CheckResult, Problem, Properties, _expander, check
+from hatsuden_rules.modelcheck import (
+    CONFIGS,
+    CheckResult,
+    Problem,
+    Properties,
+    _disk,
+    _expander,
+    _explore,
+    _properties,
+    check,
+)
 from hatsuden_rules.modelcheck._fingerprint import (
     CARDS,
     GRIDS,
@@ -225,8 +235,12 @@ def test_counterexamples_are_rebuilt_from_the_parent_records(
         assert any(state.row_supply(p, r) == 2 for p in (0, 1) for r in (0, 1))
 
 
-def test_a_cycle_is_found_and_shown_r25() -> None:
-    """Without the stall rule a game need not end (R25): the shortest loop is shown."""
+def test_a_cycle_is_found_and_shown_r25(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that need not end (R25) is a cycle of the state graph: found and shown.
+
+    The engine's stall counter always counts up, so no rule set has a cycle: this one is made
+    by an `apply` whose stall counter stops at 1, without a stall limit.
+    """
     endless = Rules(
         energies=1,
         max_value=1,
@@ -236,19 +250,28 @@ def test_a_cycle_is_found_and_shown_r25() -> None:
         techs=frozenset(),
         stall_limit=None,
     )
-    for result in (check(endless), check(endless, engine="disk")):
+
+    def forgetful(state: GameState, move: Move) -> GameState:
+        after = apply(state, move)
+        return attrs.evolve(after, stall=1) if after.stall_count > 1 else after
+
+    for module in (_explore, _expander, _disk, _properties):
+        monkeypatch.setattr(module, "apply", forgetful)
+    many = 10_000  # the capped counter also breaks R23 on every stalled turn
+    for result in (
+        check(endless, max_violations=many),
+        check(endless, engine="disk", max_violations=many),
+    ):
         cycles = [v for v in result.violations if v.rule == "R25"]
         assert result.result == "VIOLATION"
         assert result.longest_game is None
         assert len(cycles) == 1
-        path = cycles[0].path
         loop = int(cycles[0].message.split()[3])
         states = [new_game(rules=endless)]
-        for move in path:
-            states.append(apply(states[-1], move))
-        assert attrs.evolve(states[-1], this_turn=(), last_turn=()) == attrs.evolve(
-            states[-1 - loop], this_turn=(), last_turn=()
-        )
+        for move in cycles[0].path:
+            states.append(forgetful(states[-1], move))
+        assert loop > 0
+        assert states[-1] == states[-1 - loop]
 
 
 # -- checkpoints, limits ---------------------------------------------------------------------------
