@@ -8,7 +8,7 @@ CORE   := $(VENV)/.installed-core
 STAMP  := $(VENV)/.installed
 CODE   := src tests property_tests examples benchmarks tools docs/plugins
 
-.PHONY: demo test lint typecheck pytest examples docs dist bench bench-frameworks playthrough verify verify-big nightly mutation vectors balance clean
+.PHONY: demo test lint typecheck pytest examples docs dist bench bench-frameworks playthrough verify verify-big verify-huge nightly mutation vectors balance clean
 
 $(CORE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -61,12 +61,19 @@ playthrough: $(STAMP) ## Regenerate tests/golden/playthrough_python_hatsuden.txt
 		open('tests/golden/playthrough_python_hatsuden.txt', 'w').write(g.playthrough('python_hatsuden', None, seed=2026))"
 
 verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information), against the golden files.
-	$(PY) -m hatsuden_rules.modelcheck --config medium --golden tests/golden/modelcheck.json
+	$(PY) -m hatsuden_rules.modelcheck --config medium --soundness --golden tests/golden/modelcheck.json
 	$(PY) -m hatsuden_rules.modelcheck.information --config medium --config small-secret \
 		--golden tests/golden/information.json
 
 verify-big: $(STAMP) ## Every reachable state of the large configuration (all four tech cards, stall limit 4).
 	$(PY) -m hatsuden_rules.modelcheck --config large --golden tests/golden/modelcheck.json
+
+HUGE_CHECKPOINT := $(VENV)/verify-huge
+verify-huge: $(STAMP) ## Every reachable position of the huge configuration (two-card hands, duplicates, all four tech cards): the fingerprint engine on both cores, resumable.
+	$(PY) -m hatsuden_rules.modelcheck --config huge --workers 2 --max-memory 20G \
+		--checkpoint $(HUGE_CHECKPOINT) $$(test -f $(HUGE_CHECKPOINT)/meta.json && echo --resume) \
+		--golden tests/golden/modelcheck.json
+	rm -rf $(HUGE_CHECKPOINT)
 
 vectors: $(STAMP) ## Rebuild the conformance suite (conformance/) and the generated tables of CONFORMANCE.md.
 	$(PY) -m hatsuden_rules.conformance.generate --out conformance --doc CONFORMANCE.md --root .

@@ -116,7 +116,7 @@ def test_simulate_with_other_rules() -> None:
         (["simulate", "--players", "greedy", "--games", "2"], "expected two players"),
         (["simulate", "--players", "greedy,deep-blue", "--games", "2"], "unknown player"),
         (["simulate", "--players", "greedy,random", "--games", "0"], "must be an int >= 1"),
-        (["simulate", "--players", "greedy,random", "--games", "2", "--rules", "huge"], "rules"),
+        (["simulate", "--players", "greedy,random", "--games", "2", "--rules", "vast"], "rules"),
         (["play", "--opponent", "ismcts:iterations=0"], "iterations"),
         (["bogus"], "invalid choice"),
     ],

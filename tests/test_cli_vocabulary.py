@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from hatsuden_rules import Rules, Tech, Tiebreak
-from hatsuden_rules.modelcheck._report import rules_dict
-from hatsuden_rules.modelcheck.information import _rules_dict as information_rules_dict
 from hatsuden_rules.notation import format_rules
 from hatsuden_rules.records import format_record, record_game
+from hatsuden_rules.serialization import to_dict
 from hatsuden_rules.simulation import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,19 +89,19 @@ COMMANDS: dict[str, tuple[list[str], str, Reader, object]] = {
         ["-m", "hatsuden_rules", "check", "--perft", "1", "--json", "--quiet"],
         "",
         lambda r: json.loads(r.stdout)["rules"],
-        rules_dict(EXPECTED),
+        to_dict(EXPECTED),  # the library's JSON spellings
     ),
     "hatsuden-check": (
         ["-m", "hatsuden_rules.modelcheck", "--perft", "1", "--json", "--quiet"],
         "",
         lambda r: json.loads(r.stdout)["rules"],
-        rules_dict(EXPECTED),
+        to_dict(EXPECTED),  # the library's JSON spellings
     ),
     "information": (
         ["-m", "hatsuden_rules.modelcheck.information", "--json"],
         "",
         lambda r: json.loads(r.stdout)["rules"],
-        information_rules_dict(EXPECTED),
+        to_dict(EXPECTED),
     ),
     "balance": (
         [str(ROOT / "examples" / "balance.py"), *BALANCE],

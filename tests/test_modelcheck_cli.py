@@ -26,11 +26,13 @@ from hatsuden_rules.modelcheck._report import (
     format_summary,
     pytest_text,
     result_dict,
-    rules_dict,
     rules_expression,
+    rules_json,
 )
+from hatsuden_rules.notation import format_move, parse_move
 
-# 85 states, checked in a few hundredths of a second; too small to reach every required event.
+# 85 states, checked in a few hundredths of a second; too small to reach every event the checker
+# can require (it never constructs twice, nor fills a grid).
 TINY = Rules(
     energies=1,
     max_value=1,
@@ -83,10 +85,11 @@ def test_complete_check_is_ok_and_exits_0() -> None:
     assert data["transitions"] >= data["states"] - 1
     assert 0 < data["longest_game"] <= data["max_depth"]
     assert sum(data["terminal_by_reason"].values()) == data["terminal_states"]
-    assert set(data["terminal_by_reason"]) == {"FINAL_TURN", "STALL"}
+    assert set(data["terminal_by_reason"]) == {"final_turn", "stall"}
     assert (data["violations"], data["unreached"]) == ([], [])
     assert all(type(n) is int and n > 0 for n in data["events"].values())
-    assert data["rules"] == rules_dict(attrs.evolve(TINY, max_value=2))
+    assert data["rules"] == rules_json(attrs.evolve(TINY, max_value=2))
+    assert data["rules"]["type"] == "rules"  # the library's rules document (to_json)
 
 
 def test_exhaustive_flag_runs_every_check_with_the_same_verdict() -> None:
@@ -109,9 +112,11 @@ def test_json_matches_the_library() -> None:
     for key in ("seconds", "states_per_second", "peak_memory_mb"):
         del data[key], expected[key]
     assert data == expected
-    # Too small to construct twice or to end by a full grid: the non-vacuity check fails.
-    assert (code, data["result"]) == (1, "VIOLATION")
-    assert "end FINAL_TURN" in data["unreached"]
+    # Too small to end by a full grid: not a named configuration, so a warning, and OK.
+    assert (code, data["result"], data["coverage_required"]) == (0, "OK", False)
+    assert "end final_turn" in data["unreached"]  # the library's spelling of EndReason
+    assert set(data["terminal_by_reason"]) == {"stall"}
+    assert "phase action" in data["events"]
 
 
 def test_max_states_truncates_with_a_nonzero_exit() -> None:
@@ -130,12 +135,77 @@ def test_truncated_human_report() -> None:
 
 def test_human_report() -> None:
     done = run_cli(*TINY_FLAGS)
-    assert done.returncode == 1
+    assert done.returncode == 0
     for label in ("distinct states", "transitions", "terminal states", "longest game", "MB"):
         assert label in done.stdout
-    assert "  end FINAL_TURN" in done.stdout  # under "never reached"
-    assert done.stdout.rstrip().splitlines()[-1].startswith("result: VIOLATION")
+    assert "warning: never reached" in done.stdout
+    assert "  end FINAL_TURN" in done.stdout  # under the warning
+    assert done.stdout.rstrip().splitlines()[-1] == "result: OK"
     assert done.stderr == ""
+
+
+def test_an_unreached_event_is_uncovered_only_when_required() -> None:
+    """Issue 13: a required event that never occurs is not a violation (exit 3, not 1)."""
+    done = run_cli(*TINY_FLAGS, "--require-coverage")
+    assert done.returncode == 3
+    assert "never reached (non-vacuity" in done.stdout
+    assert "warning" not in done.stdout
+    assert done.stdout.rstrip().splitlines()[-1].startswith("result: UNCOVERED (nothing failed")
+    result = check(TINY, require_coverage=True)
+    assert (result.result, result.coverage_required, result.violations) == ("UNCOVERED", True, ())
+    assert check(TINY).result == "OK"
+    assert not check(TINY).coverage_required
+    assert check(TINY, max_states=10, require_coverage=True).result == "TRUNCATED"
+
+
+def test_named_configurations_require_every_event() -> None:
+    small = check(CONFIGS["small"])
+    assert (small.result, small.coverage_required, small.unreached) == ("OK", True, ())
+    # The same rule set spelled out flag by flag is the named configuration.
+    code, data = run_json("--config", "small", "--max-depth", "3")
+    assert (code, data["result"], data["coverage_required"]) == (2, "TRUNCATED", True)
+    _, data = run_json("--config", "small", "--copies", "3", "--max-depth", "1")
+    assert data["coverage_required"] is False  # another rule set
+
+
+# Issue 13: these rules can never fill a grid (one card is always in the other hand).
+ISSUE_13_EXAMPLE = [
+    "--energies",
+    "2",
+    "--max-value",
+    "2",
+    "--copies",
+    "1",
+    "--hand-size",
+    "1",
+    "--city-demand",
+    "3",
+    "--techs",
+    "DOWN,ACCUMULATOR",
+    "--tiebreak",
+    "supply",
+    "--stall-limit",
+    "2",
+]
+
+
+def test_the_issue_13_example_is_ok_with_a_warning() -> None:
+    """A clean complete search of another rule set is OK; FINAL_TURN (R24) is only a warning."""
+    done = subprocess.run(
+        [sys.executable, "-m", "hatsuden_rules.modelcheck", "--quiet", *ISSUE_13_EXAMPLE],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.rstrip().splitlines()
+    assert lines[-1] == "result: OK"
+    warning = lines.index(
+        "warning: never reached (not required of this rule set; --require-coverage makes it fail):"
+    )
+    assert lines[warning + 1 : lines.index("", warning)] == ["  end FINAL_TURN"]
+    assert "VIOLATION" not in done.stdout
 
 
 def test_summary_of_an_ok_result() -> None:
@@ -160,9 +230,12 @@ def test_divide_sums_to_perft() -> None:
     assert code == 0
     assert len(data["divide"]) > 1
     assert sum(data["divide"].values()) == data["perft"][-1] == perft(rules, 6)[-1]
-    assert data["divide"] == {repr(move): n for move, n in divide(rules, 6)}
+    assert data["divide"] == {format_move(move): n for move, n in divide(rules, 6)}
+    assert all(format_move(parse_move(text)) == text for text in data["divide"])  # notation
     done = run_cli(*OK_FLAGS, "--perft", "6", "--divide")
     assert done.returncode == 0
+    first, count = divide(rules, 6)[0]
+    assert f"\n{format_move(first)}: {count}\n" in done.stdout
     assert f"total: {data['perft'][-1]}" in done.stdout
     assert f"depth 6: {data['perft'][-1]}" in done.stdout
 
@@ -172,20 +245,20 @@ def test_rules_flags_are_honoured() -> None:
     code, data = run_json("--config", "small", *flags, "--max-states", "20")
     assert (code, data["result"]) == (2, "TRUNCATED")
     rules = data["rules"]
-    assert (rules["techs"], rules["tiebreak"]) == ([], "SUPPLY")
+    assert (rules["techs"], rules["tiebreak"]) == ([], "supply")
     assert (rules["allow_retake_discard"], rules["stall_limit"]) == (False, None)
     _, data = run_json("--config", "small", "--techs", "smart,Secret-Build", "--perft", "1")
     techs = frozenset({Tech.SMART, Tech.SECRET_BUILD})
-    assert data["rules"] == rules_dict(attrs.evolve(CONFIGS["small"], techs=techs))
-    assert data["rules"]["techs"] == ["SECRET_BUILD", "SMART"]
+    assert data["rules"] == rules_json(attrs.evolve(CONFIGS["small"], techs=techs))
+    assert data["rules"]["techs"] == ["secret_build", "smart"]
 
 
 def test_config_gives_its_rules_and_flags_override_them() -> None:
     _, data = run_json("--config", "large", "--perft", "1")
-    assert data["rules"] == rules_dict(CONFIGS["large"])
+    assert data["rules"] == rules_json(CONFIGS["large"])
     _, data = run_json("--config", "large", "--techs", "DOWN", "--copies", "2", "--perft", "1")
     expected = attrs.evolve(CONFIGS["large"], techs=frozenset({Tech.DOWN}), copies=2)
-    assert data["rules"] == rules_dict(expected)
+    assert data["rules"] == rules_json(expected)
 
 
 def test_invalid_rules_exit_2_naming_the_field() -> None:
@@ -265,7 +338,7 @@ def test_generated_pytest_without_moves() -> None:
 def test_summary_of_a_violation_shows_moves_and_test() -> None:
     _, path = short_path(TINY, 3)
     result: CheckResult = attrs.evolve(
-        check(TINY), violations=(Violation("R21", "above tolerance", path),)
+        check(TINY), result="VIOLATION", violations=(Violation("R21", "above tolerance", path),)
     )
     text = format_summary(result)
     assert "R21: above tolerance" in text
@@ -274,5 +347,5 @@ def test_summary_of_a_violation_shows_moves_and_test() -> None:
     assert text.splitlines()[-1].startswith("result: VIOLATION (1 violation(s)")
     data = json.loads(json.dumps(result_dict(result)))
     assert data["violations"] == [
-        {"rule": "R21", "message": "above tolerance", "path": [repr(m) for m in path]}
+        {"rule": "R21", "message": "above tolerance", "path": [format_move(m) for m in path]}
     ]

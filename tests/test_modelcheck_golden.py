@@ -25,7 +25,7 @@ from hatsuden_rules.modelcheck import (
     perft,
     required_events,
 )
-from hatsuden_rules.modelcheck._report import golden_record, rules_dict
+from hatsuden_rules.modelcheck._report import golden_record, rules_json
 
 _FILE = json.loads((Path(__file__).parent / "golden" / "modelcheck.json").read_text())
 GOLDEN: dict[str, dict[str, Any]] = _FILE["configs"]
@@ -50,6 +50,7 @@ def test_the_small_check_reaches_everything_it_must_non_vacuity() -> None:
     reached = {name for name, count in result.events.items() if count > 0}
     assert required_events(CONFIGS["small"]) <= reached
     assert result.terminal_by_reason.keys() == {"FINAL_TURN", "STALL"}  # R24, R25
+    assert result.coverage_required  # a named configuration
 
 
 def test_the_small_configuration_matches_its_golden_numbers() -> None:
@@ -60,7 +61,7 @@ def test_the_small_configuration_matches_its_golden_numbers() -> None:
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_golden_entries_describe_the_named_configurations(name: str) -> None:
     entry: dict[str, Any] = GOLDEN[name]
-    assert entry["rules"] == rules_dict(CONFIGS[name])
+    assert entry["rules"] == rules_json(CONFIGS[name])
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))

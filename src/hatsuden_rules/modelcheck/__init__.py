@@ -4,22 +4,27 @@
 mode, using the library's own `legal_moves`, `apply` and `chance_outcomes`, and checks the
 invariants and transition properties of RULES.md on each; a violation comes with the shortest
 move sequence that shows it. `perft` and `divide` count move paths (python-chess style);
-`game_value` solves a reduced game exactly under perfect information.
+`game_value` solves a reduced game exactly under perfect information. `check(...,
+positions=True)` searches by position (`_positions`), and `check(..., engine="disk")` with the
+fingerprint engine (`_disk`, the ``check`` extra) for 10^8 states and more.
 The command line is `hatsuden-check` or `python -m hatsuden_rules.modelcheck`.
 """
 
-from ._configs import CONFIGS
+from ._configs import CONFIGS, POSITION_CONFIGS
 from ._explore import CheckResult, Violation, check, divide, perft, required_events
 from ._properties import Problem, Properties, replay_problems
+from ._result import coverage_required
 from ._value import game_value
 
 __all__ = [
     "CONFIGS",
+    "POSITION_CONFIGS",
     "CheckResult",
     "Problem",
     "Properties",
     "Violation",
     "check",
+    "coverage_required",
     "divide",
     "game_value",
     "perft",

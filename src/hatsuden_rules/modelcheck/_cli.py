@@ -1,6 +1,7 @@
 """The command line: ``hatsuden-check`` (or ``python -m hatsuden_rules.modelcheck``).
 
-Exit codes: 0 OK (or perft done), 1 VIOLATION, 2 TRUNCATED or a usage error, 130 interrupted.
+Exit codes: 0 OK (or perft done), 1 VIOLATION, 2 TRUNCATED or a usage error, 3 UNCOVERED,
+130 interrupted.
 """
 
 from __future__ import annotations
@@ -8,14 +9,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import STANDARD, InvalidRulesError, Rules, __version__
+from .. import STANDARD, InvalidInputError, InvalidRulesError, Rules, __version__
 from .._rule_flags import add_rule_flags
 from .._rule_flags import rules_from_args as shared_rules_from_args
-from ._configs import CONFIGS
+from ..notation import format_move
+from ._configs import CONFIGS, POSITION_CONFIGS
 from ._explore import CheckResult, check, divide, perft
 from ._report import (
     format_divide,
@@ -23,15 +26,15 @@ from ._report import (
     format_summary,
     golden_record,
     result_dict,
-    rules_dict,
+    rules_json,
     rules_line,
 )
+from ._result import EXIT_CODES
 from ._value import game_value
 
 __all__ = ["build_parser", "main", "rules_from_args"]
 
 PROG = "hatsuden-check"
-EXIT_CODES = {"OK": 0, "VIOLATION": 1, "TRUNCATED": 2}
 
 
 def _positive_int(text: str) -> int:
@@ -54,6 +57,22 @@ def _positive_float(text: str) -> float:
     return value
 
 
+_SIZES = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def _memory_size(text: str) -> int:
+    """Parse ``--max-memory``: bytes, or a number with K, M, G or T (powers of 1024)."""
+    key = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = key[-1:] if key[-1:] in _SIZES else ""
+    try:
+        value = float(key[: len(key) - len(unit)])
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a size such as 20G or 512M, got {text!r}")
+    return int(value * _SIZES[unit])
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hatsuden-check``."""
     parser = argparse.ArgumentParser(
@@ -65,8 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "Rules fields not given come from --config, else from the printed game (STANDARD, "
-            "far too large to check completely). Exit status: 0 OK, 1 VIOLATION, 2 TRUNCATED "
-            "or usage error."
+            "far too large to check completely). Exit status: 0 OK, 1 VIOLATION (an invariant "
+            "or transition property failed), 2 TRUNCATED (a limit stopped the search) or usage "
+            "error, 3 UNCOVERED (complete and nothing failed, but a required event never "
+            "occurred: every event is required of the named configurations, of other rule sets "
+            "only with --require-coverage), 130 interrupted."
         ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -108,6 +130,63 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="re-apply every transition (R35) and call score() on every state (R29); by default"
         " one transition in 16 and once per distinct grids and Smart card",
+    )
+    run.add_argument(
+        "--require-coverage",
+        action="store_true",
+        help="fail a complete search (UNCOVERED, exit 3) if a move kind, phase, end reason or"
+        " winner decision never occurs; the default for the named configurations only, other"
+        " rule sets list unreached events as a warning",
+    )
+    run.add_argument(
+        "--positions",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="identify states by position, without the turn logs and known cards the rules never"
+        " read (soundness checked on a sample, the known-cards invariant step by step); the"
+        " default of the choice and huge configurations",
+    )
+    run.add_argument(
+        "--soundness",
+        action="store_true",
+        help="without --positions: check on every state that dropping its turn logs and known"
+        " cards changes neither its legal moves nor the positions they lead to",
+    )
+    engine = parser.add_argument_group(
+        "engine (the fingerprint engine needs the 'check' extra: numpy)"
+    )
+    engine.add_argument(
+        "--engine",
+        choices=("memory", "disk"),
+        help="memory: exact state identity, everything in memory (the default); disk: 64-bit"
+        " fingerprints in a compact table, frontier and parent records on disk, for 10^8 states"
+        " and more (the default of choice and huge, and with any option below)",
+    )
+    engine.add_argument(
+        "--workers",
+        type=_positive_int,
+        metavar="N",
+        help="disk engine: processes expanding states (default 1; 2 uses both cores of the"
+        " project machine)",
+    )
+    engine.add_argument(
+        "--max-memory",
+        type=_memory_size,
+        metavar="SIZE",
+        help="disk engine: memory all its processes may hold together (e.g. 20G); the run"
+        " stops (TRUNCATED, resumable) before passing it",
+    )
+    engine.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        help="disk engine: keep the run's files in DIR, with a checkpoint after every layer"
+        " (default: a temporary directory, removed at the end)",
+    )
+    engine.add_argument(
+        "--resume",
+        action="store_true",
+        help="disk engine: continue the run checkpointed in --checkpoint DIR (after an"
+        " interruption or a limit)",
     )
     run.add_argument(
         "--value",
@@ -175,6 +254,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--golden counts the full state space: drop --symmetry")
     if args.max_depth is not None and args.max_depth < 0:
         parser.error(f"--max-depth: must be an int >= 0, got {args.max_depth}")
+    if args.positions is None:
+        args.positions = args.config in POSITION_CONFIGS
+    if args.soundness and args.positions:
+        parser.error("--soundness checks full states: drop --positions (use --no-positions)")
+    if args.positions and args.symmetry:
+        parser.error("--symmetry works on full states: drop --positions (use --no-positions)")
+    disk_options = [
+        flag
+        for flag, value in (
+            ("--workers", args.workers),
+            ("--max-memory", args.max_memory),
+            ("--checkpoint", args.checkpoint),
+            ("--resume", args.resume or None),
+        )
+        if value is not None
+    ]
+    if args.engine is None:
+        args.engine = "disk" if disk_options or args.config in POSITION_CONFIGS else "memory"
+    if args.engine == "memory" and disk_options:
+        parser.error(f"{', '.join(disk_options)} need --engine disk")
+    if args.resume and args.checkpoint is None:
+        parser.error("--resume needs --checkpoint DIR")
+    if args.engine == "disk" and (args.symmetry or args.soundness):
+        parser.error("--symmetry and --soundness need --engine memory")
     try:
         rules = rules_from_args(args)
     except InvalidRulesError as error:
@@ -186,12 +289,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.value:
             value = game_value(rules)
             if args.json:
-                _emit(json.dumps({"rules": rules_dict(rules), "value": str(value)}))
+                _emit(json.dumps({"rules": rules_json(rules), "value": str(value)}))
             else:
                 _emit(
                     f"rules {rules_line(rules)}\nvalue for player 0: {value} = {float(value):.6f}"
                 )
             return 0
+        expected = None
+        if args.golden is not None and args.config is not None:
+            expected = _golden_states(args.golden, args.config)
+        if args.engine == "disk":
+            signal.signal(signal.SIGTERM, _interrupt)
         result = check(
             rules,
             max_states=args.max_states,
@@ -202,25 +310,76 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress_every=args.progress_every,
             symmetry=args.symmetry,
             exhaustive=args.exhaustive,
+            positions=args.positions,
+            soundness=args.soundness,
+            require_coverage=True if args.require_coverage else None,
+            engine=args.engine,
+            workers=args.workers or 1,
+            max_memory=args.max_memory,
+            checkpoint=args.checkpoint,
+            resume=args.resume,
+            expected_states=expected,
         )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
+        if args.engine == "disk" and args.checkpoint is not None:
+            print(
+                f"{PROG}: resume from the last layer with --checkpoint {args.checkpoint} --resume",
+                file=sys.stderr,
+            )
         return 130
+    except (ImportError, InvalidInputError) as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
     if args.json:
         _emit(json.dumps(result_dict(result), indent=2))
     else:
         _emit(format_summary(result, tests=not args.no_tests))
-    code = EXIT_CODES.get(result.result, 1)
+    code = EXIT_CODES[result.result]
+    if result.result == "TRUNCATED" and args.engine == "disk" and args.checkpoint is not None:
+        print(
+            f"{PROG}: stopped by {result.stopped_by}; continue with --checkpoint "
+            f"{args.checkpoint} --resume",
+            file=sys.stderr,
+        )
     if args.golden is not None and code == 0:
         return _compare_golden(result, args.golden, args.config)
     return code
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM stops a disk-engine run as Ctrl-C does: its last checkpoint stays resumable."""
+    raise KeyboardInterrupt
+
+
+def _golden_states(path: str, name: str) -> int | None:
+    """The state count the golden file `path` gives `name` (for the ETA), if any."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            entry = json.load(file)["configs"].get(name, {})
+    except (OSError, ValueError, KeyError):
+        return None
+    states = entry.get("states")
+    return states if isinstance(states, int) else None
+
+
 def _compare_golden(result: CheckResult, path: str, name: str) -> int:
     """Compare `result` (and perft 1..6) with the golden entry `name` of the JSON file `path`."""
     with open(path, encoding="utf-8") as file:
-        expected = json.load(file)["configs"][name]
+        expected = json.load(file)["configs"].get(name)
+    if expected is None:
+        record = golden_record(result, perft(result.rules, 6))
+        print(
+            f"{PROG}: no golden entry {name!r} in {path}; once checked, add it under"
+            f' "configs": {json.dumps({name: record})}',
+            file=sys.stderr,
+        )
+        return 1
     actual = golden_record(result, perft(result.rules, len(expected.get("perft", []))))
+    if expected.get("positions", False) != result.positions:
+        kind = "positions" if expected.get("positions", False) else "full states"
+        print(f"{PROG}: the golden entry {name!r} counts {kind}", file=sys.stderr)
+        return 1
     differences = [
         f"{key}: golden {expected.get(key)!r}, now {actual.get(key)!r}"
         for key in sorted(set(expected) | set(actual))
@@ -238,9 +397,9 @@ def _run_perft(rules: Rules, args: argparse.Namespace) -> int:
     counts = perft(rules, args.perft)
     per_move = divide(rules, args.perft) if args.divide else None
     if args.json:
-        data: dict[str, Any] = {"rules": rules_dict(rules), "perft": counts}
+        data: dict[str, Any] = {"rules": rules_json(rules), "perft": counts}
         if per_move is not None:
-            data["divide"] = {repr(move): count for move, count in per_move}
+            data["divide"] = {format_move(move): count for move, count in per_move}
         _emit(json.dumps(data, indent=2))
         return 0
     lines = [f"rules {rules_line(rules)}", format_perft(counts)]

@@ -15,7 +15,7 @@ import attrs
 
 from .. import Rules, Tech
 
-__all__ = ["CONFIGS"]
+__all__ = ["CONFIGS", "POSITION_CONFIGS"]
 
 _MEDIUM: Final = Rules(
     energies=2,
@@ -27,6 +27,10 @@ _MEDIUM: Final = Rules(
     allow_retake_discard=False,
     stall_limit=2,
 )
+
+# Two energies, values 1-2, one copy, hand size 2, city demand 2, all four tech cards, no
+# retaking one's own discard, stall limit 2 (issue 12).
+_CHOICE: Final = attrs.evolve(_MEDIUM, hand_size=2, techs=frozenset(Tech))
 
 CONFIGS: Final = MappingProxyType(
     {
@@ -48,6 +52,17 @@ CONFIGS: Final = MappingProxyType(
         # `make verify-big`: the medium game with all four tech cards and a stall limit of 4:
         # over 10^7 states, which the compact state store keeps in a few GB.
         "large": attrs.evolve(_MEDIUM, techs=frozenset(Tech), stall_limit=4),
+        # `make test`: two-card hands and all four tech cards, so that every move kind comes with
+        # real choices (which card to play, which discard to take back, which card to keep);
+        # checked by position with the fingerprint engine (`POSITION_CONFIGS`).
+        "choice": _CHOICE,
+        # `make verify-huge`: the choice game with two copies of each card (duplicates in hands,
+        # deck and discards): of the order of 10^8 positions.
+        "huge": attrs.evolve(_CHOICE, copies=2),
     }
 )
 """The configurations `hatsuden-check --config NAME` knows, smallest first."""
+
+POSITION_CONFIGS: Final = frozenset({"choice", "huge"})
+"""The named configurations searched by position with the fingerprint engine by default
+(``hatsuden-check --config choice`` means ``--positions --engine disk``)."""

@@ -8,106 +8,26 @@ import time
 from array import array
 from collections import Counter
 from collections.abc import Callable
-
-import attrs
+from typing import Any
 
 from .. import (
-    Decision,
     EndReason,
     GameState,
     IllegalMoveError,
+    InvalidInputError,
     Move,
     Phase,
     Rules,
-    Tech,
-    Tiebreak,
     apply,
     legal_moves,
     new_game,
 )
+from ._positions import SOUNDNESS_EVERY, knowledge_problems, position, soundness_problems
 from ._properties import Properties, PropertyChecks, Zones
+from ._result import CheckResult, Violation, coverage_required, required_events, verdict
 from ._symmetry import canonical, map_move
 
 __all__ = ["CheckResult", "Violation", "check", "divide", "perft", "required_events"]
-
-
-@attrs.frozen
-class Violation:
-    """A broken property, with the shortest move sequence from `new_game()` that shows it."""
-
-    rule: str
-    message: str
-    path: tuple[Move, ...]
-
-
-@attrs.frozen
-class CheckResult:
-    """What an exhaustive check found. `result` is OK, VIOLATION or TRUNCATED."""
-
-    rules: Rules
-    result: str
-    states: int
-    transitions: int
-    terminal_states: int
-    terminal_by_reason: dict[str, int]
-    chance_nodes: int
-    max_depth: int
-    longest_game: int | None
-    seconds: float
-    peak_memory_mb: float
-    violations: tuple[Violation, ...]
-    unreached: tuple[str, ...]
-    events: dict[str, int]
-    exhaustive: bool = False
-
-    @property
-    def states_per_second(self) -> float:
-        """Distinct states explored per second."""
-        return self.states / self.seconds if self.seconds else 0.0
-
-
-def required_events(rules: Rules) -> set[str]:
-    """What a complete check of `rules` must reach at least once (non-vacuity).
-
-    Every move kind the rules make possible, every phase, both end conditions, and each step of
-    the winner decision (R29): a higher total, tie-break 1 and tie-break 2.
-    """
-    kinds = {
-        "Construct",
-        "BuildPylon",
-        "Discard",
-        "Pass",
-        "DrawFromDeck",
-        "DrawFromDiscard",
-        "EndTurn",
-        "Deal",
-    }
-    techs = rules.techs
-    if techs:
-        kinds |= {"DrawTech", "DeclineTech", "DealTech"}
-    if rules.max_value >= 2:  # a strictly higher (or, with Down, lower) card exists
-        kinds.add("Improve")
-        if Tech.DOWN in techs:
-            kinds.add("Downsize")
-    for tech, kind in (
-        (Tech.ACCUMULATOR, "PlaceAccumulator"),
-        (Tech.SMART, "PlaceSmart"),
-    ):
-        if tech in techs:
-            kinds.add(kind)
-    if rules.energies >= 2 and rules.energies * rules.max_value > rules.tolerance:
-        kinds.add("Flip")
-    phases = {f"phase {p.name}" for p in Phase}
-    if "Flip" not in kinds:
-        phases.discard("phase OVERFLOW")
-    if not techs:
-        phases.discard("phase TECH")
-    ends = {f"end {r.name}" for r in EndReason}
-    if rules.stall_limit is None:
-        ends.discard("end STALL")
-    first = Decision.SUPPLY if rules.tiebreak is Tiebreak.SUPPLY else Decision.CITY_POINTS
-    decisions = {f"decided {d.name}" for d in (Decision.TOTAL, first, Decision.SECOND_PLAYER)}
-    return {f"move {k}" for k in kinds} | phases | ends | decisions
 
 
 def _peak_mb() -> float:
@@ -132,6 +52,15 @@ def check(
     exhaustive: bool = False,
     on_state: Callable[[GameState], None] | None = None,
     properties: PropertyChecks | None = None,
+    positions: bool = False,
+    soundness: bool = False,
+    require_coverage: bool | None = None,
+    engine: str = "memory",
+    workers: int = 1,
+    max_memory: int | None = None,
+    checkpoint: str | None = None,
+    resume: bool = False,
+    expected_states: int | None = None,
 ) -> CheckResult:
     """Explore every state reachable from `new_game(rules=rules)` in explicit chance mode.
 
@@ -156,7 +85,31 @@ def check(
             violations are mapped back to real move sequences.
         exhaustive: Run the sampled checks on everything (see `_properties`).
         on_state: Called with every state as it is expanded (for tests and statistics).
-        properties: The property checks to run (default: `Properties(rules, ...)`).
+        properties: The property checks to run (default: `Properties(rules, ...)`); with
+            `positions`, they must identify states by position.
+        positions: Identify states by position, without their turn logs and known cards (see
+            `_positions`): the known-cards invariant (R36) is then proven step by step with
+            `knowledge_problems`, and soundness checked on one expanded position in
+            `SOUNDNESS_EVERY` (the real state of its shortest path).
+        soundness: Without `positions`: check on every state that its position alone gives the
+            same legal moves and successor positions (`soundness_problems`), the premise of a
+            search by position.
+        require_coverage: Whether an event of `required_events` that never occurs fails a
+            complete search (UNCOVERED); by default only for the named configurations
+            (`coverage_required`). Unreached events are always listed in `unreached`.
+        engine: ``"memory"`` (this exact, in-memory search) or ``"disk"``: the fingerprint
+            engine (`_disk.check_disk`, the ``check`` extra: numpy), for 10^8 states and more,
+            which takes the arguments below and not `symmetry`, `on_state`, `properties` or
+            `soundness`.
+        workers: With ``engine="disk"``: processes expanding states.
+        max_memory: With ``engine="disk"``: bytes all its processes may hold together.
+        checkpoint: With ``engine="disk"``: a directory for the run's files and checkpoints.
+        resume: With ``engine="disk"``: continue the run checkpointed in `checkpoint`.
+        expected_states: With ``engine="disk"``: the states expected (sizes the table, ETA).
+
+    Raises:
+        InvalidInputError: An argument the engine does not take, or a bad checkpoint.
+        ImportError: ``engine="disk"`` without numpy (one line naming the extra).
 
     Examples:
         >>> from hatsuden_rules import Rules
@@ -166,14 +119,48 @@ def check(
         >>> result.result, result.states, result.violations
         ('OK', 2145, ())
     """
+    if engine == "disk":
+        if symmetry or on_state is not None or properties is not None or soundness:
+            raise InvalidInputError(
+                "engine", "the disk engine takes no symmetry, on_state, properties or soundness"
+            )
+        return _check_disk(
+            rules,
+            positions=positions,
+            exhaustive=exhaustive,
+            max_states=max_states,
+            max_depth=max_depth,
+            max_seconds=max_seconds,
+            max_violations=max_violations,
+            progress=progress,
+            progress_every=progress_every,
+            workers=workers,
+            max_memory=max_memory,
+            checkpoint=checkpoint,
+            resume=resume,
+            require_coverage=require_coverage,
+            expected_states=expected_states,
+        )
+    if engine != "memory":
+        raise InvalidInputError("engine", f"must be 'memory' or 'disk', got {engine!r}")
+    if workers != 1 or max_memory is not None or checkpoint is not None or resume:
+        raise InvalidInputError(
+            "engine", "workers, max_memory, checkpoint and resume need engine='disk'"
+        )
     start = time.perf_counter()
-    props = properties if properties is not None else Properties(rules, exhaustive=exhaustive)
+    if properties is not None:
+        props = properties
+    else:
+        props = Properties(rules, exhaustive=exhaustive, positions=positions)
+    soundness_checked = 0
     zones = props.zones
     move_index = props.move_index
     state_violations = props.state_violations
     transition_violations = props.transition_violations
     root = new_game(rules=rules)
     z_root = zones(root)
+    if positions:
+        root = position(root)
     index: dict[int, int] = {_pack(z_root): 0}
     parent = array("i", [-1])
     via = array("i", [-1])  # move_index of the move from the parent (in the stored frame)
@@ -236,6 +223,12 @@ def check(
                 if zb[2] not in turn_info:
                     turn_info[zb[2]] = (state.phase, state.end_reason)
                 problems = state_violations(state, moves, zb)
+                if soundness and not positions:
+                    problems = [*problems, *soundness_problems(state, moves)]
+                    soundness_checked += 1
+                elif positions and expanded % SOUNDNESS_EVERY == 1:
+                    problems = [*problems, *_position_soundness(state, moves, real_path(i), root)]
+                    soundness_checked += 1
                 if problems:
                     path = real_path(i)
                     for rule, message in problems:
@@ -263,6 +256,8 @@ def check(
                         continue
                     za = zones(after, state, zb)
                     problems = transition_violations(state, move, after, zb, za)
+                    if positions:
+                        problems = [*problems, *knowledge_problems(state, move, after)]
                     if problems:
                         path = (*real_path(i), map_move(move, state.current_player, mask))
                         for rule, message in problems:
@@ -344,12 +339,8 @@ def check(
         for move in moves:
             events[f"move {type(move).__name__}"] += count
     unreached = tuple(sorted(required_events(rules) - set(events))) if not truncated else ()
-    if violations or unreached:
-        result = "VIOLATION"
-    elif truncated:
-        result = "TRUNCATED"
-    else:
-        result = "OK"
+    required = coverage_required(rules, require_coverage)
+    result = verdict(violations, truncated, unreached, required)
     seconds = time.perf_counter() - start
     return CheckResult(
         rules=rules,
@@ -367,7 +358,39 @@ def check(
         unreached=unreached,
         events=dict(sorted(events.items())),
         exhaustive=exhaustive,
+        coverage_required=required,
+        positions=positions,
+        soundness_checked=soundness_checked,
     )
+
+
+#: The one line a missing numpy gives (``hatsuden-check`` prints it as it is).
+DISK_EXTRA_MESSAGE = (
+    "the fingerprint engine (--engine disk, --workers, --max-memory, --checkpoint, the choice "
+    "and huge configurations) needs the 'check' extra: pip install 'hatsuden-rules[check]'"
+)
+
+
+def _check_disk(rules: Rules, **options: Any) -> CheckResult:
+    try:
+        from ._disk import check_disk
+    except ModuleNotFoundError as error:
+        if error.name != "numpy":
+            raise
+        raise ImportError(DISK_EXTRA_MESSAGE) from None
+    return check_disk(rules, **options)
+
+
+def _position_soundness(
+    state: GameState, moves: tuple[Move, ...], path: tuple[Move, ...], root: GameState
+) -> list[tuple[str, str]]:
+    """Soundness on the real state of a position: its shortest path replayed with full states."""
+    full = new_game(rules=root.rules)
+    for move in path:
+        full = apply(full, move)
+    if position(full) != state:
+        return [("R36", "replaying the shortest path does not lead to the position")]
+    return soundness_problems(full, moves)
 
 
 def _replay(root: GameState, path: tuple[Move, ...]) -> GameState:

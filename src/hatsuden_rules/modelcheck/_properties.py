@@ -73,6 +73,7 @@ DETERMINISM_EVERY: Final = 16
 
 _OVER, _CHANCE = Phase.GAME_OVER, Phase.CHANCE
 _NO_PROBLEMS: Final[tuple[Problem, ...]] = ()
+_NOTHING: Final[tuple[tuple[int, ...], tuple[int, ...]]] = ((), ())  # nothing known
 _MAX_MOVE_OBJECTS: Final = 1 << 16  # move objects remembered by identity (see _move_index)
 
 
@@ -173,11 +174,15 @@ class Properties:
         rules: The rule set of every state checked.
         exhaustive: Re-apply every transition (R35) and call `score()` on every state (R29)
             instead of sampling them (see the module docstring).
+        positions: Identify states by position (`_positions`): the zones leave out the turn
+            logs and the known cards, `state_of` rebuilds a state without them, and what the
+            known cards must satisfy (R36) is left to `_positions.knowledge_problems`.
     """
 
-    def __init__(self, rules: Rules, *, exhaustive: bool = False) -> None:
+    def __init__(self, rules: Rules, *, exhaustive: bool = False, positions: bool = False) -> None:
         self.rules = rules
         self.exhaustive = exhaustive
+        self.positions = positions
         cards = rules.cards
         # Count vectors: 8 bits per distinct card (copies <= 255 hold no carries) or tech card.
         self._card_weight = {card: 1 << 8 * k for k, card in enumerate(cards)}
@@ -225,17 +230,19 @@ class Properties:
         With `parent` and its zones `zp`, a group whose fields are the very objects of the
         parent's keeps the parent's id without being looked up (identical, hence equal).
         """
+        positions = self.positions
         if (
             zp is not None
             and parent is not None
             and state._hands is parent._hands
             and state._deck is parent._deck
             and state._discards is parent._discards
-            and state._known is parent._known
+            and (positions or state._known is parent._known)
         ):
             c = zp[0]
         else:
-            key: object = (state._hands, state._deck, state._discards, state._known)
+            known_cards = _NOTHING if positions else state._known
+            key: object = (state._hands, state._deck, state._discards, known_cards)
             known = self._card_ids.get(key)
             c = self._new_cards(key, state) if known is None else known
         if zp is not None and parent is not None and state._boards is parent._boards:
@@ -257,8 +264,8 @@ class Properties:
             state._end_trigger,
             state._end_reason,
             state._rng,
-            tuple(map(id, state._this_turn)),
-            tuple(map(id, state._last_turn)),
+            () if positions else tuple(map(id, state._this_turn)),
+            () if positions else tuple(map(id, state._last_turn)),
         )
         t = self._turn_by_id.get(key)
         if t is None:
@@ -279,14 +286,19 @@ class Properties:
         table = self._table_ids.get(key[:-2])
         if table is None:
             table = self._new_table(key[:-2], state)
-        logs = (self._move_key(state._this_turn), self._move_key(state._last_turn))
-        value = (table, logs)
+        if self.positions:
+            value: tuple[object, ...] = (table, ((), ()))
+            this_turn: tuple[Move, ...] = ()
+            last_turn: tuple[Move, ...] = ()
+        else:
+            value = (table, (self._move_key(state._this_turn), self._move_key(state._last_turn)))
+            this_turn, last_turn = state._this_turn, state._last_turn
         t = self._turn_ids.get(value)
         if t is None:
             t = self._turn_ids[value] = len(self._turns)
             self._turns.append(self._tables[table])
-            self._turn_values.append((*key[:-2], state._this_turn, state._last_turn))
-        if self._known_objects((*state._this_turn, *state._last_turn)):
+            self._turn_values.append((*key[:-2], this_turn, last_turn))
+        if self.positions or self._known_objects((*state._this_turn, *state._last_turn)):
             self._turn_by_id[key] = t
         return t
 
@@ -378,12 +390,13 @@ class Properties:
                     )
                 )
             unknown = Counter(state.known_cards(player)) - Counter(hand)
-            if unknown:
+            if unknown and not self.positions:  # by position: `knowledge_problems`
                 problems.append(
                     ("R36", f"player {player}'s known cards {sorted(unknown)} are not in the hand")
                 )
         c = self._card_ids[key] = len(self._card_vec)
-        self._card_values.append((state._hands, state._deck, state._discards, state._known))
+        known = _NOTHING if self.positions else state._known
+        self._card_values.append((state._hands, state._deck, state._discards, known))
         self._card_vec.append(vec)
         self._card_problems.append(tuple(problems))
         return c

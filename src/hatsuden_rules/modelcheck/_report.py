@@ -12,8 +12,9 @@ import attrs
 
 import hatsuden_rules
 
-from .. import Move, Rules, Tech
-from ._explore import CheckResult, Violation
+from .. import Decision, EndReason, Move, Phase, Rules, Tech, to_dict
+from ..notation import format_move
+from ._result import CheckResult, Violation
 
 __all__ = [
     "format_divide",
@@ -21,10 +22,12 @@ __all__ = [
     "format_perft",
     "format_summary",
     "format_violation",
+    "json_event",
     "pytest_text",
     "result_dict",
     "rules_dict",
     "rules_expression",
+    "rules_json",
     "rules_line",
 ]
 
@@ -53,6 +56,37 @@ def rules_dict(rules: Rules) -> dict[str, Any]:
         "allow_retake_discard": rules.allow_retake_discard,
         "stall_limit": rules.stall_limit,
     }
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """`rules` as the library's JSON document (`to_dict`): what every JSON output carries.
+
+    Examples:
+        >>> rules_json(Rules())["tiebreak"], rules_json(Rules())["techs"][:2]
+        ('city_points', ['accumulator', 'secret_build'])
+    """
+    return to_dict(rules)
+
+
+_ENUMS: dict[str, type[Phase] | type[EndReason] | type[Decision]] = {
+    "phase": Phase,
+    "end": EndReason,
+    "decided": Decision,
+}
+
+
+def json_event(event: str) -> str:
+    """An event name with the library's JSON spelling of its enum member (moves keep theirs).
+
+    Examples:
+        >>> json_event("end FINAL_TURN"), json_event("move Construct")
+        ('end final_turn', 'move Construct')
+    """
+    kind, _, name = event.partition(" ")
+    enum = _ENUMS.get(kind)
+    if enum is None or name not in enum.__members__:
+        return event
+    return f"{kind} {enum[name].value}"
 
 
 def rules_line(rules: Rules) -> str:
@@ -180,32 +214,50 @@ def {name}() -> None:
 '''
 
 
+def _reasons(by_reason: dict[str, int]) -> dict[str, int]:
+    return {EndReason[name].value: count for name, count in by_reason.items()}
+
+
 def result_dict(result: CheckResult) -> dict[str, Any]:
-    """`result` as a JSON-ready dict (`json.dumps` takes it as is)."""
+    """`result` as a JSON-ready dict (`json.dumps` takes it as is).
+
+    Enum members use the library's JSON spellings (`to_json`): the rules are a rules document,
+    end reasons and the enum in an event name are lower-case values, and the moves of a
+    counterexample are in notation (`format_move`).
+    """
     return {
         "result": result.result,
         "states": result.states,
         "transitions": result.transitions,
         "terminal_states": result.terminal_states,
-        "terminal_by_reason": dict(result.terminal_by_reason),
+        "terminal_by_reason": _reasons(result.terminal_by_reason),
         "chance_nodes": result.chance_nodes,
         "max_depth": result.max_depth,
         "longest_game": result.longest_game,
         "seconds": result.seconds,
         "states_per_second": result.states_per_second,
         "peak_memory_mb": result.peak_memory_mb,
-        "rules": rules_dict(result.rules),
+        "rules": rules_json(result.rules),
         "violations": [
             {
                 "rule": violation.rule,
                 "message": violation.message,
-                "path": [repr(move) for move in violation.path],
+                "path": [format_move(move) for move in violation.path],
             }
             for violation in result.violations
         ],
-        "unreached": list(result.unreached),
-        "events": dict(result.events),
+        "unreached": [json_event(event) for event in result.unreached],
+        "coverage_required": result.coverage_required,
+        "events": {json_event(event): count for event, count in result.events.items()},
         "exhaustive": result.exhaustive,
+        "positions": result.positions,
+        "engine": result.engine,
+        "workers": result.workers,
+        "soundness_checked": result.soundness_checked,
+        "collision_probability": result.collision_probability,
+        "collision_bound": result.collision_bound,
+        "table_bytes": result.table_bytes,
+        "stopped_by": result.stopped_by,
     }
 
 
@@ -240,8 +292,33 @@ def format_summary(result: CheckResult, *, tests: bool = True) -> str:
             else "R35 on 1 transition in 16, R29 score() once per grids and Smart; the rest on all"
         ),
     ]
-    if result.unreached:
+    if result.positions:
+        lines.append(
+            "identity          positions (turn logs and known cards dropped; soundness checked"
+            f" on {result.soundness_checked:,} states, known cards step by step)"
+        )
+    elif result.soundness_checked:
+        lines.append(
+            f"soundness         positions checked on {result.soundness_checked:,} full states"
+        )
+    if result.engine != "memory":
+        lines.append(
+            f"engine            {result.engine}, {result.workers} worker(s), fingerprint table "
+            f"{result.table_bytes / max(result.states, 1):.1f} bytes/state"
+        )
+    if result.collision_probability is not None:
+        lines.append(
+            f"fingerprints      64-bit; collision probability {result.collision_probability:.2g}"
+            f" (TLC's estimate), at most {result.collision_bound:.2g} (birthday bound)"
+        )
+    if result.unreached and result.coverage_required:
         lines.append("never reached (non-vacuity: each must occur at least once):")
+        lines += [f"  {event}" for event in result.unreached]
+    elif result.unreached:
+        lines.append(
+            "warning: never reached (not required of this rule set; --require-coverage"
+            " makes it fail):"
+        )
         lines += [f"  {event}" for event in result.unreached]
     for i, violation in enumerate(result.violations, 1):
         lines += ["", f"violation {i}/{len(result.violations)}  {format_violation(violation)}"]
@@ -249,16 +326,15 @@ def format_summary(result: CheckResult, *, tests: bool = True) -> str:
             lines += ["", "as a pytest test:", "", pytest_text(violation, result.rules).rstrip()]
     lines.append("")
     if result.result == "TRUNCATED":
-        lines.append(
-            "result: TRUNCATED (stopped by a state, depth or time limit: nothing is proven)"
-        )
+        limit = result.stopped_by or "a state, depth or time limit"
+        lines.append(f"result: TRUNCATED (stopped by {limit}: nothing is proven)")
     elif result.result == "VIOLATION":
-        what = []
-        if result.violations:
-            what.append(f"{len(result.violations)} violation(s)")
-        if result.unreached:
-            what.append(f"{len(result.unreached)} required event(s) never reached")
-        lines.append(f"result: VIOLATION ({', '.join(what)})")
+        lines.append(f"result: VIOLATION ({len(result.violations)} violation(s))")
+    elif result.result == "UNCOVERED":
+        lines.append(
+            f"result: UNCOVERED (nothing failed, but {len(result.unreached)} required event(s)"
+            " never reached)"
+        )
     else:
         lines.append(f"result: {result.result}")
     return "\n".join(lines)
@@ -270,8 +346,11 @@ def format_perft(counts: Sequence[int]) -> str:
 
 
 def format_divide(counts: Sequence[tuple[Move, int]]) -> str:
-    """Divide counts for humans, python-chess style: ``move: count`` lines, then the total."""
-    lines = [f"{move!r}: {count}" for move, count in counts]
+    """Divide counts for humans, python-chess style: ``move: count`` lines, then the total.
+
+    Moves are in the library's notation (`format_move`).
+    """
+    lines = [f"{format_move(move)}: {count}" for move, count in counts]
     lines.append(f"total: {sum(count for _, count in counts)}")
     return "\n".join(lines)
 
@@ -279,11 +358,12 @@ def format_divide(counts: Sequence[tuple[Move, int]]) -> str:
 def golden_record(result: CheckResult, perft_counts: list[int]) -> dict[str, Any]:
     """The numbers a golden file pins for a configuration: any rules change shows up in them."""
     return {
-        "rules": rules_dict(result.rules),
+        "rules": rules_json(result.rules),
+        "positions": result.positions,
         "states": result.states,
         "transitions": result.transitions,
         "terminal_states": result.terminal_states,
-        "terminal_by_reason": dict(result.terminal_by_reason),
+        "terminal_by_reason": _reasons(result.terminal_by_reason),
         "chance_nodes": result.chance_nodes,
         "max_depth": result.max_depth,
         "longest_game": result.longest_game,
