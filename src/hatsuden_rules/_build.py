@@ -36,7 +36,9 @@ from ._moves import (
     Move,
     PlaceSmart,
 )
+from ._observation import Concealed, Observation, SeenStack, observe
 from ._rules import STANDARD, Rules, Tiebreak
+from ._sampling import _complete
 from ._state import (
     DOWNSIZED,
     FACE_DOWN,
@@ -48,7 +50,6 @@ from ._state import (
     Phase,
     Stack,
 )
-from .observation import Concealed, Observation, SeenStack, _complete, observe
 
 __all__ = [
     "MAX_CARDS",
