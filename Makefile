@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest examples bench verify verify-big nightly mutation vectors balance clean
+.PHONY: demo test lint typecheck pytest examples bench verify verify-big verify-variants verify-variants-big nightly mutation vectors balance clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,16 @@ verify: $(STAMP) ## Every reachable state of the medium configuration (rules, th
 
 verify-big: $(STAMP) ## Every reachable state of the large configuration (all four tech cards, stall limit 4).
 	$(PY) -m hatsuden_rules.modelcheck --config large --golden tests/golden/modelcheck.json
+
+verify-variants: $(STAMP) ## The rule variants (R40, R41) and the printed rules' endless games (R25), against the golden files; about 30 min.
+	$(PY) -m hatsuden_rules.modelcheck --config medium-place-at-once --golden tests/golden/modelcheck.json
+	$(PY) -m hatsuden_rules.modelcheck --config medium-any-set --golden tests/golden/modelcheck.json
+	$(PY) -m hatsuden_rules.modelcheck.information --config small-place-at-once --config secret-any-set \
+		--golden tests/golden/information.json
+	$(PY) -m hatsuden_rules.modelcheck.termination --golden tests/golden/termination.json
+
+verify-variants-big: $(STAMP) ## Every reachable state of wide-any-set: three columns, flip sets of two plants (R41).
+	$(PY) -m hatsuden_rules.modelcheck --config wide-any-set --golden tests/golden/modelcheck.json
 
 vectors: $(STAMP) ## Rebuild the conformance suite (conformance/) and the generated tables of CONFORMANCE.md.
 	$(PY) -m hatsuden_rules.conformance.generate --out conformance --doc CONFORMANCE.md --root .

@@ -37,6 +37,7 @@ from ._moves import (
     DrawTech,
     EndTurn,
     Flip,
+    FlipSet,
     Improve,
     Move,
     Pass,
@@ -46,7 +47,7 @@ from ._moves import (
 )
 from ._render import render, render_card
 from ._rng import SplitMix64, sample
-from ._rules import RULES_VERSION, STANDARD, Rules, Tiebreak
+from ._rules import PRINTED, RULES_VERSION, STANDARD, Overflow, Rules, TechTiming, Tiebreak
 from ._scoring import Decision, PlayerScore, Score, score
 from ._state import Chance, EndReason, GameState, Phase, Stack
 from .notation import (
@@ -95,6 +96,7 @@ __version__ = "0.2.0"
 
 __all__ = [
     "FORMAT_VERSION",
+    "PRINTED",
     "RULES_VERSION",
     "STANDARD",
     "BuildPylon",
@@ -116,6 +118,7 @@ __all__ = [
     "EndTurn",
     "Energy",
     "Flip",
+    "FlipSet",
     "GameRecord",
     "GameResult",
     "GameState",
@@ -130,6 +133,7 @@ __all__ = [
     "MoveNotationError",
     "NotationError",
     "Observation",
+    "Overflow",
     "Pass",
     "Phase",
     "PhaseError",
@@ -144,6 +148,7 @@ __all__ = [
     "SplitMix64",
     "Stack",
     "Tech",
+    "TechTiming",
     "Tiebreak",
     "__version__",
     "apply",

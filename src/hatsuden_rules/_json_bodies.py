@@ -12,7 +12,7 @@ from ._build import state_parts
 from ._cards import Card, Tech
 from ._notation_format import format_card, format_cell, format_move, format_seen_move
 from ._observation import Observation, SeenStack
-from ._rules import Rules
+from ._rules import Overflow, Rules, TechTiming
 from ._scoring import Score
 from ._state import GameState, Stack
 
@@ -36,8 +36,12 @@ def _techs(techs: Sequence[Tech]) -> list[str]:
 
 
 def rules_body(rules: Rules) -> dict[str, Any]:
-    """The fields of a rules document."""
-    return {
+    """The fields of a rules document.
+
+    The variant options (R40, R41) are written only when not at their defaults, so that the
+    documents of every rule set of earlier versions are unchanged.
+    """
+    body: dict[str, Any] = {
         "energies": rules.energies,
         "max_value": rules.max_value,
         "copies": rules.copies,
@@ -48,6 +52,11 @@ def rules_body(rules: Rules) -> dict[str, Any]:
         "allow_retake_discard": rules.allow_retake_discard,
         "stall_limit": rules.stall_limit,
     }
+    if rules.tech_timing is not TechTiming.KEEP:
+        body["tech_timing"] = rules.tech_timing.value
+    if rules.overflow is not Overflow.ONE_AT_A_TIME:
+        body["overflow"] = rules.overflow.value
+    return body
 
 
 def _stack(stack: Stack | None) -> dict[str, Any] | None:

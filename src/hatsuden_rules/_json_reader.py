@@ -26,7 +26,7 @@ from ._errors import InvalidInputError
 from ._moves import Move
 from ._notation_scan import parse_card, parse_cell, parse_move
 from ._observation import Concealed, Observation, SeenMove, SeenStack
-from ._rules import Rules, Tiebreak
+from ._rules import Overflow, Rules, TechTiming, Tiebreak
 from ._scoring import Decision, PlayerScore, Score
 from ._state import Chance, EndReason, GameState, Phase, Stack
 
@@ -109,15 +109,17 @@ class Reader:
         """Raise `InvalidDocumentError` at `path`."""
         raise InvalidDocumentError(path, message)
 
-    def obj(self, value: object, path: str, keys: Sequence[str]) -> dict[str, Any]:
-        """An object with exactly these keys."""
+    def obj(
+        self, value: object, path: str, keys: Sequence[str], optional: Sequence[str] = ()
+    ) -> dict[str, Any]:
+        """An object with exactly these keys, and perhaps some of the `optional` ones."""
         if not isinstance(value, dict):
             self.fail(path, f"expected an object, got {_kind(value)}")
         for key in keys:
             if key not in value:
                 self.fail(path, f"missing key {key!r}")
         for key in value:
-            if key not in keys:
+            if key not in keys and key not in optional:
                 self.fail(f"{path}.{key}", f"unknown key {key!r}")
         return value
 
@@ -216,7 +218,7 @@ class Reader:
 
     def rules(self, value: object, path: str) -> Rules:
         """A rules body (R31)."""
-        o = self.obj(value, path, _RULES_KEYS)
+        o = self.obj(value, path, _RULES_KEYS, _RULES_VARIANT_KEYS)
         techs = self.techs(o["techs"], f"{path}.techs")
         for k in range(1, len(techs)):
             if techs[k].index <= techs[k - 1].index:
@@ -231,6 +233,13 @@ class Reader:
         stall_limit = self.optional(
             o["stall_limit"], lambda v: self.int_(v, f"{path}.stall_limit", 1, 10**9)
         )
+        # R40, R41: absent (every document of earlier versions) means the default.
+        tech_timing = self.enum(
+            o.get("tech_timing", TechTiming.KEEP.value), f"{path}.tech_timing", TechTiming
+        )
+        overflow = self.enum(
+            o.get("overflow", Overflow.ONE_AT_A_TIME.value), f"{path}.overflow", Overflow
+        )
         try:
             rules = make_rules(
                 fields["energies"],
@@ -242,6 +251,8 @@ class Reader:
                 tiebreak,
                 retake,
                 stall_limit,
+                tech_timing,
+                overflow,
             )
             return check_rules(rules, ("copies",))
         except InvalidInputError as error:
@@ -498,6 +509,8 @@ _RULES_KEYS: Final = (
     "allow_retake_discard",
     "stall_limit",
 )
+#: Rules keys that may be left out (then the option is at its default, R40, R41).
+_RULES_VARIANT_KEYS: Final = ("tech_timing", "overflow")
 _OBSERVATION_KEYS: Final = (
     "rules",
     "player",

@@ -22,6 +22,7 @@ from ._moves import (
     DrawTech,
     EndTurn,
     Flip,
+    FlipSet,
     Improve,
     Move,
     Pass,
@@ -29,7 +30,7 @@ from ._moves import (
     PlaceSmart,
 )
 from ._observation import Concealed, Observation, SeenMove, SeenStack
-from ._rules import Rules
+from ._rules import Overflow, Rules, TechTiming
 from ._state import GameState, Stack
 
 __all__ = [
@@ -100,6 +101,8 @@ def format_move(move: Move) -> str:
         return f"={TECH_CODES[move.tech]}"
     if isinstance(move, Flip):
         return f"F {format_cell(move.cell)}"
+    if isinstance(move, FlipSet):
+        return "FS " + "+".join(format_cell(cell) for cell in move.cells)
     if isinstance(move, PlaceAccumulator):
         return f"A {move.row}"
     if isinstance(move, PlaceSmart):
@@ -120,25 +123,34 @@ _BARE_VERBS: Final[dict[type, str]] = {
 
 
 def format_rules(rules: Rules) -> str:
-    """The notation of a rule set: its nine fields in order, separated by ``/``.
+    """The notation of a rule set: its nine fields in order, separated by ``/``, then variants.
 
     ``energies/max_value/copies/hand_size/city_demand/techs/tiebreak/retake/stall_limit``, with
     the tech codes joined by ``+`` (``-`` for none), ``retake`` or ``noretake``, and ``off`` for
-    no stall limit.
+    no stall limit. A variant option that is not at its default follows as one more field:
+    ``/place_at_once`` (`tech_timing`, R40), then ``/any_set`` (`overflow`, R41); at their
+    defaults they are not written, so every rule set of earlier versions keeps its notation.
 
     Examples:
-        >>> from hatsuden_rules import STANDARD
+        >>> from hatsuden_rules import STANDARD, Overflow, Rules
         >>> format_rules(STANDARD)
         '5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20'
+        >>> format_rules(Rules(stall_limit=None, overflow=Overflow.ANY_SET))
+        '5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/off/any_set'
     """
     if type(rules) is not Rules:
         raise InvalidInputError("rules", f"expected Rules, got {type(rules).__name__}")
     techs = "+".join(TECH_CODES[t] for t in rules._tables.techs) or "-"
     retake = "retake" if rules.allow_retake_discard else "noretake"
     stall = "off" if rules.stall_limit is None else str(rules.stall_limit)
+    variants = ""
+    if rules.tech_timing is not TechTiming.KEEP:
+        variants += f"/{rules.tech_timing.value}"
+    if rules.overflow is not Overflow.ONE_AT_A_TIME:
+        variants += f"/{rules.overflow.value}"
     return (
         f"{rules.energies}/{rules.max_value}/{rules.copies}/{rules.hand_size}/"
-        f"{rules.city_demand}/{techs}/{rules.tiebreak.value}/{retake}/{stall}"
+        f"{rules.city_demand}/{techs}/{rules.tiebreak.value}/{retake}/{stall}{variants}"
     )
 
 

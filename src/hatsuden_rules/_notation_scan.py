@@ -25,6 +25,7 @@ from ._moves import (
     DrawTech,
     EndTurn,
     Flip,
+    FlipSet,
     Improve,
     Move,
     Pass,
@@ -32,7 +33,7 @@ from ._moves import (
     PlaceSmart,
 )
 from ._notation_format import TECH_CODES, format_card
-from ._rules import STANDARD, Rules, Tiebreak
+from ._rules import STANDARD, Overflow, Rules, TechTiming, Tiebreak
 
 __all__ = [
     "MoveNotationError",
@@ -43,6 +44,14 @@ __all__ = [
     "parse_rules",
 ]
 
+#: The words of the variant options (R40, R41); rules notation writes only those not at default.
+_VARIANT_WORDS: Final[dict[str, object]] = {
+    **{option.value: option for option in TechTiming},
+    **{option.value: option for option in Overflow},
+}
+#: The move verbs, for error messages; FlipSet's only where it may be played (R41).
+_VERBS: Final = "C, C*, I, D, P, X, PASS, DT, NT, F, DD, DX, E, A, M, ="
+_VERBS_WITH_FS: Final = "C, C*, I, D, P, X, PASS, DT, NT, F, FS, DD, DX, E, A, M, ="
 _TECH_BY_CODE: Final = MappingProxyType({code: tech for tech, code in TECH_CODES.items()})
 _ENERGY_BY_LETTER: Final = MappingProxyType({energy.letter: energy for energy in Energy})
 _MAX_DIGITS: Final = 9  # card values and rule parameters; longer numbers are refused
@@ -325,6 +334,19 @@ class _Scanner:
         if verb == "F":
             self.expect(" ", "a space")
             return Flip(self.cell())
+        if verb == "FS":
+            self.expect(" ", "a space")
+            cells = [self.cell()]
+            while self.peek() == "+":
+                self.pos += 1
+                at = self.pos
+                cells.append(self.cell())
+                if (cells[-1].row, cells[-1].energy.column) <= (
+                    cells[-2].row,
+                    cells[-2].energy.column,
+                ):
+                    self.fail("the cells of a FlipSet are listed once each, in cell order", at)
+            return FlipSet(tuple(cells))
         if verb == "A":
             self.expect(" ", "a space")
             return PlaceAccumulator(self.row())
@@ -334,11 +356,25 @@ class _Scanner:
         found = repr(verb or self.peek()) if (verb or self.peek()) else "nothing"
         raise self.error(
             self.field,
-            f"expected a move (C, C*, I, D, P, X, PASS, DT, NT, F, DD, DX, E, A, M, =), "
-            f"found {found}",
+            f"expected a move ({self.verbs()}), found {found}",
             self.text,
             start,
         )
+
+    def verbs(self) -> str:
+        """The move verbs to name in an error: FlipSet's with no rules or with ANY_SET (R41)."""
+        if self.rules is None or self.rules.overflow is Overflow.ANY_SET:
+            return _VERBS_WITH_FS
+        return _VERBS
+
+    def variant_follows(self) -> bool:
+        """Whether ``/`` and a variant option's word come next (anything else is left unread)."""
+        if self.peek() != "/":
+            return False
+        end = self.pos + 1
+        while end < len(self.text) and (self.text[end].islower() or self.text[end] == "_"):
+            end += 1
+        return self.text[self.pos + 1 : end] in _VARIANT_WORDS
 
     # -- rules ----------------------------------------------------------------------------------
 
@@ -370,6 +406,21 @@ class _Scanner:
         self.expect("/")
         starts["stall_limit"] = self.pos
         stall: int | None = None if self.accept("off") else self.integer()
+        tech_timing, overflow = TechTiming.KEEP, Overflow.ONE_AT_A_TIME
+        last = ""
+        while self.variant_follows():  # R40, R41: options not at their defaults, in order
+            self.pos += 1
+            at = self.pos
+            option = self.word(_VARIANT_WORDS, "a rule variant")
+            if option is TechTiming.KEEP or option is Overflow.ONE_AT_A_TIME:
+                self.fail(f"{option.value} is a default: it is not written", at)
+            if isinstance(option, TechTiming) and not last:
+                tech_timing, last = option, "tech_timing"
+            elif isinstance(option, Overflow) and last != "overflow":
+                overflow, last = option, "overflow"
+            else:
+                self.fail("variant options are written once each, tech_timing first", at)
+            starts[last] = at
         try:
             rules = make_rules(
                 values["energies"],
@@ -381,6 +432,8 @@ class _Scanner:
                 tiebreak,
                 retake,
                 stall,
+                tech_timing,
+                overflow,
             )
         except InvalidRulesError as error:
             self.fail(str(error), starts.get(error.field, starts["energies"]))

@@ -11,12 +11,13 @@ import itertools
 
 import attrs
 
-from ._cards import Tech
+from ._cards import Cell, Tech
 from ._errors import InvalidInputError
 from ._legal import legal_moves
-from ._moves import Downsize, DrawTech, Flip, Move, PlaceAccumulator, PlaceSmart
+from ._moves import Downsize, DrawTech, Flip, FlipSet, Move, PlaceAccumulator, PlaceSmart
 from ._observation import Concealed, Observation, SeenMove, SeenStack, _unseen_counts, _unseen_techs
 from ._rng import SplitMix64, splitmix64
+from ._rules import TechTiming
 from ._state import (
     DOWNSIZED,
     FACE_DOWN,
@@ -30,6 +31,7 @@ from ._state import (
 __all__ = ["legal_moves_from", "sample_state"]
 
 _MASK = (1 << 64) - 1
+_AT_ONCE = (Tech.ACCUMULATOR, Tech.SMART)  # placed as soon as drawn with PLACE_AT_ONCE (R40)
 
 
 def legal_moves_from(observation: Observation) -> tuple[Move, ...]:
@@ -169,8 +171,9 @@ def _overflow_bound(
 ) -> int:
     """The lowest value of `seat`'s uncovered secret card at `cell`, from the flips in `log`.
 
-    `log` is a turn log of `seat`. Before each logged Flip the row exceeded its tolerance (R21),
-    and the secret card counted in it unless its stack was already face down.
+    `log` is a turn log of `seat`. Before each logged Flip or FlipSet the row exceeded its
+    tolerance (R21, R41), and the secret card counted in it unless its stack was already face
+    down.
     """
     rules = observation.rules
     t = rules._tables
@@ -181,10 +184,11 @@ def _overflow_bound(
     assert secret is not None
     low = 1
     for n, move in enumerate(log):
-        if not isinstance(move, Flip) or move.cell.row != row:
+        cells = _flipped(move)
+        if not cells or cells[0].row != row:
             continue
         flipped_from_here = {
-            t.cell_index[m.cell] for m in log[n:] if isinstance(m, Flip)
+            t.cell_index[c] for m in log[n:] for c in _flipped(m)
         }  # face up before this flip, face down now
         if secret.face_down and cell not in flipped_from_here:
             continue  # the secret stack was already a pylon: it did not count
@@ -202,6 +206,35 @@ def _overflow_bound(
             tolerance = t.accumulator_tolerance
         low = max(low, tolerance - rest + 1)
     return low
+
+
+def _at_once_limit(observation: Observation) -> int | None:
+    """How many Accumulator and Smart cards the opponent's tech hand may hold (R40), or None.
+
+    None without a limit (``tech_timing=KEEP``). With PLACE_AT_ONCE these cards are placed as
+    the drawer's next moves, so the opponent holds one only right after their own draw: when
+    they are to move in OVERFLOW or DRAW and their last move was the (concealed) DealTech.
+    """
+    if observation.rules.tech_timing is not TechTiming.PLACE_AT_ONCE:
+        return None
+    log = observation.this_turn
+    drawing = (
+        observation.current_player != observation.player
+        and observation.phase in (Phase.OVERFLOW, Phase.DRAW)
+        and bool(log)
+        and isinstance(log[-1], Concealed)
+        and log[-1].move == "DealTech"
+    )
+    return 1 if drawing else 0
+
+
+def _flipped(move: SeenMove) -> tuple[Cell, ...]:
+    """The cells a logged move flipped (R21, R41): none unless a Flip or a FlipSet."""
+    if isinstance(move, Flip):
+        return (move.cell,)
+    if isinstance(move, FlipSet):
+        return move.cells
+    return ()
 
 
 def _complete(observation: Observation, rng: int) -> tuple[GameState, int]:
@@ -265,8 +298,19 @@ def _complete(observation: Observation, rng: int) -> tuple[GameState, int]:
             f"{len(techs)} unseen tech cards cannot fill the opponent's tech hand ({k}) and the "
             f"tech deck ({observation.tech_deck_size})",
         )
-    order = list(range(len(techs)))
-    rng = _shuffle(order, rng)
+    limit = _at_once_limit(observation)
+    at_once = limit is not None
+    if limit is not None and k - limit > sum(1 for tech in techs if tech not in _AT_ONCE):
+        raise InvalidInputError(
+            "observation",
+            f"the opponent holds {k} tech cards, but at most {limit} of them may be an "
+            "Accumulator or Smart card (tech_timing=PLACE_AT_ONCE, R40)",
+        )
+    while True:  # R38 step 4; with PLACE_AT_ONCE, again until the tech hand is possible (R40)
+        order = list(range(len(techs)))
+        rng = _shuffle(order, rng)
+        if limit is None or sum(1 for i in order[:k] if techs[i] in _AT_ONCE) <= limit:
+            break
     their_techs = frozenset(techs[i] for i in order[:k])
     tech_deck = tuple(techs[i] for i in sorted(order[k:]))
 
@@ -312,7 +356,7 @@ def _complete(observation: Observation, rng: int) -> tuple[GameState, int]:
                     raise InvalidInputError("last_turn", "a card was dealt to an empty hand")
                 out.append(t.deal[drawn_hand[0]])  # any unknown hand card will do: they are alike
             elif move.move == "DealTech":
-                out.append(t.deal_tech[_dealt_tech(their_techs, log[n + 1 :])])
+                out.append(t.deal_tech[_dealt_tech(their_techs, log[n + 1 :], at_once)])
             else:
                 assert move.cell is not None
                 cell = t.cell_index[move.cell]
@@ -349,8 +393,19 @@ def _complete(observation: Observation, rng: int) -> tuple[GameState, int]:
     return sample, rng
 
 
-def _dealt_tech(held: frozenset[Tech], later: tuple[SeenMove, ...]) -> Tech:
-    """A tech card the opponent may have drawn: one they hold, or the next one they used."""
+def _dealt_tech(held: frozenset[Tech], later: tuple[SeenMove, ...], at_once: bool) -> Tech:
+    """A tech card the opponent may have drawn: one they hold, or the next one they used.
+
+    With `at_once` (``tech_timing=PLACE_AT_ONCE``, R40) an Accumulator or Smart card is placed
+    right after it is drawn and held at no other time: a placement right after the draw names
+    the card, and a held one (the draw is the last move) is the card just drawn.
+    """
+    if at_once:
+        if later and isinstance(later[0], PlaceAccumulator | PlaceSmart):
+            return Tech.ACCUMULATOR if isinstance(later[0], PlaceAccumulator) else Tech.SMART
+        for tech in _AT_ONCE:
+            if tech in held:
+                return tech
     for tech in Tech:
         if tech in held:
             return tech

@@ -3,18 +3,18 @@
 Cards are an energy letter and a value (``S3``), cells a row and an energy letter (``0S``), tech
 cards a three-letter code (``ACC``, ``SEC``, ``SMT``, ``DWN``). A move is a verb and its operands:
 
-==========================  ===============  ==========================  ==========
-move                        notation         move                        notation
-==========================  ===============  ==========================  ==========
-Construct(S3, 0S)           ``C S3 0S``      Flip(1W)                    ``F 1W``
-Construct(..., secret)      ``C* S3 0S``     DrawFromDeck()              ``DD``
-Improve(S3, 0S)             ``I S3 0S``      DrawFromDiscard(S3)         ``DX S3``
-Downsize(S3, 0S)            ``D S3 0S``      EndTurn()                   ``E``
-BuildPylon(S3, 1W)          ``P S3 1W``      PlaceAccumulator(0)         ``A 0``
-Discard(S3)                 ``X S3``         PlaceSmart(WIND)            ``M W``
-Pass()                      ``PASS``         Deal(S3)                    ``=S3``
-DrawTech() / DeclineTech()  ``DT`` / ``NT``  DealTech(ACCUMULATOR)       ``=ACC``
-==========================  ===============  ==========================  ==========
+==========================  ===============  ================================  =================
+move                        notation         move                              notation
+==========================  ===============  ================================  =================
+Construct(S3, 0S)           ``C S3 0S``      Flip(1W)                          ``F 1W``
+Construct(..., secret)      ``C* S3 0S``     FlipSet((0S, 0W))                 ``FS 0S+0W``
+Improve(S3, 0S)             ``I S3 0S``      DrawFromDeck()                    ``DD``
+Downsize(S3, 0S)            ``D S3 0S``      DrawFromDiscard(S3)               ``DX S3``
+BuildPylon(S3, 1W)          ``P S3 1W``      EndTurn()                         ``E``
+Discard(S3)                 ``X S3``         PlaceAccumulator(0)               ``A 0``
+Pass()                      ``PASS``         PlaceSmart(WIND)                  ``M W``
+DrawTech() / DeclineTech()  ``DT`` / ``NT``  Deal(S3) / DealTech(ACCUMULATOR)  ``=S3`` / ``=ACC``
+==========================  ===============  ================================  =================
 
 Parsing is strict: the canonical form is the only accepted spelling, so
 ``format_move(parse_move(text)) == text`` for every accepted text. Malformed text raises

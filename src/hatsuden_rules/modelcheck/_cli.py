@@ -204,6 +204,8 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     fields: dict[str, Any] = rules_dict(base)
     fields["techs"] = base.techs
     fields["tiebreak"] = base.tiebreak
+    fields["tech_timing"] = base.tech_timing  # R40, R41: the variants of a named configuration
+    fields["overflow"] = base.overflow
     given = {
         "energies": args.energies,
         "max_value": args.max_value,

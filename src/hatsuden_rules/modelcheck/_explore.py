@@ -17,6 +17,7 @@ from .. import (
     GameState,
     IllegalMoveError,
     Move,
+    Overflow,
     Phase,
     Rules,
     Tech,
@@ -96,9 +97,9 @@ def required_events(rules: Rules) -> set[str]:
         if tech in techs:
             kinds.add(kind)
     if rules.energies >= 2 and rules.energies * rules.max_value > rules.tolerance:
-        kinds.add("Flip")
+        kinds.add("FlipSet" if rules.overflow is Overflow.ANY_SET else "Flip")  # R41
     phases = {f"phase {p.name}" for p in Phase}
-    if "Flip" not in kinds:
+    if not {"Flip", "FlipSet"} & kinds:
         phases.discard("phase OVERFLOW")
     if not techs:
         phases.discard("phase TECH")

@@ -12,7 +12,7 @@ import attrs
 
 import hatsuden_rules
 
-from .. import Move, Rules, Tech
+from .. import Move, Overflow, Rules, Tech, TechTiming
 from ._explore import CheckResult, Violation
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "rules_dict",
     "rules_expression",
     "rules_line",
+    "variants_dict",
 ]
 
 _RULE_FIELDS = tuple(field.name for field in attrs.fields(Rules) if field.init)
@@ -42,7 +43,7 @@ def rules_dict(rules: Rules) -> dict[str, Any]:
         >>> rules_dict(Rules())["techs"]
         ['ACCUMULATOR', 'DOWN', 'SECRET_BUILD', 'SMART']
     """
-    return {
+    fields: dict[str, Any] = {
         "energies": rules.energies,
         "max_value": rules.max_value,
         "copies": rules.copies,
@@ -53,6 +54,20 @@ def rules_dict(rules: Rules) -> dict[str, Any]:
         "allow_retake_discard": rules.allow_retake_discard,
         "stall_limit": rules.stall_limit,
     }
+    return fields | variants_dict(rules)
+
+
+def variants_dict(rules: Rules) -> dict[str, str]:
+    """The variant options of `rules` not at their defaults (R40, R41), enums by name.
+
+    Left out at their defaults, so that the figures of every earlier configuration stand.
+    """
+    out = {}
+    if rules.tech_timing is not TechTiming.KEEP:
+        out["tech_timing"] = rules.tech_timing.name
+    if rules.overflow is not Overflow.ONE_AT_A_TIME:
+        out["overflow"] = rules.overflow.name
+    return out
 
 
 def rules_line(rules: Rules) -> str:

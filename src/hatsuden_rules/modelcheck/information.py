@@ -80,6 +80,7 @@ import attrs
 
 from .. import (
     BuildPylon,
+    Cell,
     Chance,
     Construct,
     Deal,
@@ -87,15 +88,18 @@ from .. import (
     Downsize,
     DrawTech,
     Flip,
+    FlipSet,
     GameState,
     Improve,
     Move,
     Observation,
+    Overflow,
     Phase,
     PlaceAccumulator,
     PlaceSmart,
     Rules,
     Tech,
+    TechTiming,
     legal_moves,
     legal_moves_from,
     observe,
@@ -103,6 +107,7 @@ from .. import (
 )
 from .._state import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
 from . import CONFIGS, check
+from ._report import variants_dict
 
 __all__ = [
     "INFORMATION_CONFIGS",
@@ -157,6 +162,32 @@ INFORMATION_CONFIGS: Final = MappingProxyType(
         ),
         "medium": CONFIGS["medium"],
         "large": CONFIGS["large"],
+        # R40: small-secret's cards with the Accumulator and Down, the Accumulator placed as soon
+        # as drawn: an opponent's tech card is Down unless it was drawn this very move.
+        "small-place-at-once": Rules(
+            energies=1,
+            max_value=2,
+            copies=3,
+            hand_size=1,
+            city_demand=1,
+            techs=frozenset({Tech.ACCUMULATOR, Tech.DOWN}),
+            allow_retake_discard=True,
+            stall_limit=1,
+            tech_timing=TechTiming.PLACE_AT_ONCE,
+        ),
+        # R41: two columns, Secret Build, demand 1: overflows are frequent and FlipSets bound or
+        # flip a secret card (R38).
+        "secret-any-set": Rules(
+            energies=2,
+            max_value=2,
+            copies=1,
+            hand_size=1,
+            city_demand=1,
+            techs=frozenset({Tech.SECRET_BUILD}),
+            allow_retake_discard=False,
+            stall_limit=2,
+            overflow=Overflow.ANY_SET,
+        ),
     }
 )
 
@@ -181,7 +212,10 @@ def consistency_problems(state: GameState) -> list[str]:
     must); and the turn logs agree with the state (R36): a logged BuildPylon or Construct names
     the card in its cell, a DrawTech after a secret Construct means a `max_value` (R17), a
     logged Deal is an unknown card of its receiver's hand, a logged DealTech a tech card held or
-    placed later in the turn, and before each logged Flip the row exceeded its tolerance (R21).
+    placed later in the turn, and before each logged Flip or FlipSet the row exceeded its
+    tolerance (R21, R41). With ``tech_timing=PLACE_AT_ONCE`` (R40) an Accumulator or Smart card
+    is held only by the mover, in OVERFLOW or DRAW, right after its DealTech, and every logged
+    placement comes right after the DealTech of its card.
 
     Example:
         >>> from hatsuden_rules import new_game
@@ -232,6 +266,43 @@ def consistency_problems(state: GameState) -> list[str]:
                 problems.append(f"R9: player {seat}'s row {row} exceeds its tolerance in {phase}")
     for log, owner in ((state._this_turn, mover), (state._last_turn, 1 - mover)):
         problems.extend(_log_problems(state, log, owner))
+    if rules.tech_timing is TechTiming.PLACE_AT_ONCE:
+        problems.extend(_at_once_problems(state))
+    return problems
+
+
+_AT_ONCE: Final = {Tech.ACCUMULATOR: PlaceAccumulator, Tech.SMART: PlaceSmart}
+
+
+def _at_once_problems(state: GameState) -> list[str]:
+    """R40 with PLACE_AT_ONCE: a drawn Accumulator or Smart card is placed at once."""
+    problems: list[str] = []
+    mover, log = state.current_player, state._this_turn
+    for seat in (0, 1):
+        for tech in _AT_ONCE:
+            if tech not in state._tech_hands[seat]:
+                continue
+            just_drawn = (
+                seat == mover
+                and state.phase in (Phase.OVERFLOW, Phase.DRAW)
+                and bool(log)
+                and log[-1] == DealTech(tech)
+            )
+            if not just_drawn:
+                problems.append(f"R40: player {seat} holds {tech.name} after their next move")
+    for log, owner in ((state._this_turn, mover), (state._last_turn, 1 - mover)):
+        for n, move in enumerate(log):
+            if isinstance(move, PlaceAccumulator | PlaceSmart):
+                tech = Tech.ACCUMULATOR if isinstance(move, PlaceAccumulator) else Tech.SMART
+                if n == 0 or log[n - 1] != DealTech(tech):
+                    problems.append(f"R40: player {owner} placed {tech.name} not at once")
+            elif (
+                isinstance(move, DealTech)
+                and move.tech in _AT_ONCE
+                and n + 1 < len(log)
+                and not isinstance(log[n + 1], _AT_ONCE[move.tech])
+            ):
+                problems.append(f"R40: player {owner} did not place {move.tech.name} at once")
     return problems
 
 
@@ -301,14 +372,14 @@ def _log_problems(state: GameState, log: tuple[Move, ...], owner: int) -> list[s
             }
             if move.tech not in state._tech_hands[owner] and move.tech not in later:
                 problems.append(f"R36: the logged {move} is neither held nor placed")
-        elif isinstance(move, Flip):
+        elif isinstance(move, Flip | FlipSet):
             before = list(board)
             for m in log[n:]:  # undo this flip and the later ones
-                if isinstance(m, Flip):
-                    c = t.cell_index[m.cell]
+                for cell in _flipped_cells(m):
+                    c = t.cell_index[cell]
                     raw = before[c]
                     before[c] = (raw[0] & ~(FACE_DOWN | FLIPPED), *raw[1:])
-            row = move.cell.row
+            row = _flipped_cells(move)[0].row
             supply = sum(_top_value(raw, t.card_value) for raw in before[row * width :][:width])
             placed_later = any(
                 isinstance(m, PlaceAccumulator) and m.row == row for m in log[n + 1 :]
@@ -319,6 +390,14 @@ def _log_problems(state: GameState, log: tuple[Move, ...], owner: int) -> list[s
             if supply <= tolerance:
                 problems.append(f"R21: {move} was logged, but the row was within its tolerance")
     return problems
+
+
+def _flipped_cells(move: Move) -> tuple[Cell, ...]:
+    if isinstance(move, Flip):
+        return (move.cell,)
+    if isinstance(move, FlipSet):
+        return move.cells
+    return ()
 
 
 # -- perturbations -----------------------------------------------------------------------------
@@ -489,6 +568,7 @@ def _card_perturbations(state: GameState, player: int) -> Iterator[tuple[str, Ga
                             continue
                         yield kind, changed
     held, tech_deck = state._tech_hands[q], state._tech_deck
+    at_once = state.rules.tech_timing is TechTiming.PLACE_AT_ONCE
     for out in sorted(held, key=lambda tech: tech.index):
         for into in tech_deck:
             deck_set = (set(tech_deck) - {into}) | {out}
@@ -499,7 +579,11 @@ def _card_perturbations(state: GameState, player: int) -> Iterator[tuple[str, Ga
                     DealTech(into) if isinstance(m, DealTech) and m.tech is out else m for m in log
                 ),
             }
-            yield "tech", _evolve(state, **changes)
+            changed = _evolve(state, **changes)
+            if at_once and _at_once_problems(changed):
+                yield "skipped tech", changed  # R40: this tech hand is impossible
+                continue
+            yield "tech", changed
     for n, move in enumerate(log):
         if isinstance(move, Deal):
             for z in dict.fromkeys(unknown):
@@ -515,7 +599,11 @@ def _card_perturbations(state: GameState, player: int) -> Iterator[tuple[str, Ga
             for tech in Tech:
                 if tech is not move.tech and (tech in held or tech in placed):
                     other = (*log[:n], DealTech(tech), *log[n + 1 :])
-                    yield "dealtech-record", _with_log(state, name, other)
+                    changed = _with_log(state, name, other)
+                    if at_once and _at_once_problems(changed):
+                        yield "skipped dealtech-record", changed  # R40: impossible log
+                        continue
+                    yield "dealtech-record", changed
 
 
 def _generator_perturbations(state: GameState) -> Iterator[tuple[str, GameState]]:
@@ -841,7 +929,7 @@ class InformationReport:
 def _rules_dict(rules: Rules) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for field in attrs.fields(Rules):
-        if not field.init:
+        if not field.init or field.name in _VARIANT_FIELDS:
             continue
         value = getattr(rules, field.name)
         if field.name == "techs":
@@ -849,7 +937,11 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
         elif hasattr(value, "name"):
             value = value.name
         out[field.name] = value
-    return out
+    return out | variants_dict(rules)
+
+
+#: Written only when not at their defaults (R40, R41): see `_report.variants_dict`.
+_VARIANT_FIELDS: Final = frozenset({"tech_timing", "overflow"})
 
 
 def explore(
