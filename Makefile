@@ -8,7 +8,7 @@ CORE   := $(VENV)/.installed-core
 STAMP  := $(VENV)/.installed
 CODE   := src tests property_tests examples benchmarks tools docs/plugins
 
-.PHONY: demo test lint typecheck pytest examples docs dist bench bench-frameworks playthrough verify verify-big verify-huge nightly mutation vectors balance clean
+.PHONY: demo test lint typecheck pytest examples docs dist bench bench-frameworks playthrough verify verify-big verify-huge verify-variants verify-variants-big nightly mutation vectors balance clean
 
 $(CORE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -74,6 +74,16 @@ verify-huge: $(STAMP) ## Every reachable position of the huge configuration (two
 		--checkpoint $(HUGE_CHECKPOINT) $$(test -f $(HUGE_CHECKPOINT)/meta.json && echo --resume) \
 		--golden tests/golden/modelcheck.json
 	rm -rf $(HUGE_CHECKPOINT)
+
+verify-variants: $(STAMP) ## The rule variants (R40, R41) and the printed rules' endless games (R25), against the golden files; about 30 min.
+	$(PY) -m hatsuden_rules.modelcheck --config medium-place-at-once --golden tests/golden/modelcheck.json
+	$(PY) -m hatsuden_rules.modelcheck --config medium-any-set --golden tests/golden/modelcheck.json
+	$(PY) -m hatsuden_rules.modelcheck.information --config small-place-at-once --config secret-any-set \
+		--golden tests/golden/information.json
+	$(PY) -m hatsuden_rules.modelcheck.termination --golden tests/golden/termination.json
+
+verify-variants-big: $(STAMP) ## Every reachable state of wide-any-set: three columns, flip sets of two plants (R41).
+	$(PY) -m hatsuden_rules.modelcheck --config wide-any-set --golden tests/golden/modelcheck.json
 
 vectors: $(STAMP) ## Rebuild the conformance suite (conformance/) and the generated tables of CONFORMANCE.md.
 	$(PY) -m hatsuden_rules.conformance.generate --out conformance --doc CONFORMANCE.md --root .

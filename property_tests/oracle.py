@@ -37,11 +37,13 @@ from hatsuden_rules import (
     EndTurn,
     Energy,
     Flip,
+    FlipSet,
     GameState,
     HatsudenError,
     IllegalMoveError,
     Improve,
     Move,
+    Overflow,
     Pass,
     Phase,
     PhaseError,
@@ -50,6 +52,7 @@ from hatsuden_rules import (
     Rules,
     Stack,
     Tech,
+    TechTiming,
     Tiebreak,
     apply,
     chance_outcomes,
@@ -74,6 +77,7 @@ KIND_ORDER: tuple[type[Any], ...] = (
     DrawTech,
     DeclineTech,
     Flip,
+    FlipSet,
     DrawFromDeck,
     DrawFromDiscard,
     EndTurn,
@@ -206,6 +210,7 @@ def move_universe(rules: Rules) -> tuple[Move, ...]:
     moves += [kind(k) for kind in (Discard, DrawFromDiscard, Deal) for k in cards]
     moves += [Pass(), DrawTech(), DeclineTech(), DrawFromDeck(), EndTurn()]
     moves += [Flip(c) for c in cells]
+    moves += [FlipSet(cells) for cells in flip_sets(rules)]
     moves += [PlaceAccumulator(row) for row in ROWS]
     moves += [PlaceSmart(e) for e in energies_in_play(rules)]
     moves += [DealTech(t) for t in Tech]  # techs not in play are well formed too
@@ -229,6 +234,7 @@ def out_of_play_moves(rules: Rules) -> tuple[Move, ...]:
         moves += [Deal(card)]
     for cell in foreign_cells:
         moves += [Flip(cell), BuildPylon(some_card, cell), Construct(some_card, cell)]
+        moves += [FlipSet((Cell(0, in_play[0]), cell))]
     moves += [PlaceSmart(e) for e in missing]
     return tuple(moves)
 
@@ -244,6 +250,8 @@ def canonical_key(move: Move) -> tuple[int, ...]:
         return key + card_key(move.card)
     if isinstance(move, Flip):
         return key + cell_key(move.cell)
+    if isinstance(move, FlipSet):  # R34: by its cells in cell order
+        return key + tuple(n for cell in move.cells for n in cell_key(cell))
     if isinstance(move, PlaceAccumulator):
         return (*key, move.row)
     if isinstance(move, PlaceSmart):
@@ -253,7 +261,18 @@ def canonical_key(move: Move) -> tuple[int, ...]:
     return key
 
 
-# -- legal moves and chance, re-derived (R6, R10-R22) ---------------------------------------------
+@lru_cache(maxsize=256)
+def flip_sets(rules: Rules) -> tuple[tuple[Cell, ...], ...]:
+    """R41: every non-empty set of cells of one row, cells in cell order."""
+    out: list[tuple[Cell, ...]] = []
+    for row in ROWS:
+        cells = row_cells(rules, row)
+        for size in range(1, len(cells) + 1):
+            out += itertools.combinations(cells, size)
+    return tuple(out)
+
+
+# -- legal moves and chance, re-derived (R6, R10-R22, R40, R41) -----------------------------------
 
 
 def takeable(state: GameState) -> Counter[Card]:
@@ -275,7 +294,7 @@ def expected_chance(state: GameState) -> list[tuple[Move, Fraction]]:
 
 
 def reference_legal_moves(state: GameState) -> set[Move]:
-    """The legal moves of `state`, computed from RULES.md R6 and R10-R22 alone."""
+    """The legal moves of `state`, computed from RULES.md R6, R10-R22, R40 and R41 alone."""
     rules = state.rules
     phase = state.phase
     if phase is Phase.GAME_OVER:
@@ -290,6 +309,9 @@ def reference_legal_moves(state: GameState) -> set[Move]:
         moves |= {PlaceAccumulator(row) for row in ROWS}
     if Tech.SMART in techs and phase is not Phase.TECH:
         moves |= {PlaceSmart(e) for e in energies_in_play(rules)}
+    at_once = rules.tech_timing is TechTiming.PLACE_AT_ONCE
+    if at_once and moves and phase is not Phase.TECH:  # R40: the drawn card goes first
+        return moves
     if phase is Phase.ACTION:
         hand = set(state.hand(player))
         for card in hand:
@@ -321,10 +343,19 @@ def reference_legal_moves(state: GameState) -> set[Move]:
     elif phase is Phase.OVERFLOW:  # R21
         played = state.played_cell
         assert played is not None, "R21: OVERFLOW follows a card played this turn"
+        plants = []
         for cell in cells:
             stack = grid(state, player)[cell]
             if cell.row == played.row and cell != played and stack and not stack.face_down:
-                moves.add(Flip(cell))
+                plants.append((cell, stack_value(stack)))
+        if rules.overflow is Overflow.ANY_SET:  # R41: every set that suffices, at once
+            excess = supply(state, player, played.row) - tolerance(state, player, played.row)
+            for size in range(1, len(plants) + 1):
+                for combo in itertools.combinations(plants, size):
+                    if sum(value for _, value in combo) >= excess:
+                        moves.add(FlipSet(tuple(cell for cell, _ in combo)))
+        else:
+            moves |= {Flip(cell) for cell, _ in plants}
     elif phase is Phase.DRAW:  # R22
         if state.deck_size:
             moves.add(DrawFromDeck())
@@ -683,7 +714,7 @@ def check_apply(state: GameState, move: Move, twin: GameState) -> tuple[GameStat
     return first, second
 
 
-RULE_PREFIX = re.compile(r"^R([1-9]|[12][0-9]|3[0-5]): \S")
+RULE_PREFIX = re.compile(r"^R([1-9]|[12][0-9]|3[0-5]|4[01]): \S")
 
 
 def check_rejected(state: GameState, move: Move, twin: GameState) -> None:
@@ -834,6 +865,17 @@ class Referee:
             turned = (new.face_down, new.flipped, new.secret, new.downsized)
             assert turned == (True, True, old.secret, old.downsized), "C4 the whole stack turns"
             assert after.phase is phase_after_play, "R21 flip until within tolerance"
+            _within(changed, {f"board{p}"}, move)
+        elif isinstance(move, FlipSet):  # R41, C4: every plant of the set turns, then DRAW
+            for cell in move.cells:
+                old, new = before.stack(p, cell), after.stack(p, cell)
+                assert old is not None
+                assert new is not None
+                assert new.cards == old.cards
+                turned = (new.face_down, new.flipped, new.secret, new.downsized)
+                assert turned == (True, True, old.secret, old.downsized), "C4 the whole stack"
+            assert after.phase is Phase.DRAW, "R41 the choice ends OVERFLOW"
+            assert phase_after_play is Phase.DRAW, "R41 the row is within its tolerance"
             _within(changed, {f"board{p}"}, move)
         elif isinstance(move, PlaceAccumulator | PlaceSmart):  # R18-R20
             tech = Tech.ACCUMULATOR if isinstance(move, PlaceAccumulator) else Tech.SMART

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from hatsuden_rules import STANDARD, Move, Rules, Tech, Tiebreak
+from hatsuden_rules import STANDARD, Move, Overflow, Rules, Tech, TechTiming, Tiebreak
 
 from .oracle import KIND_INDEX
 
@@ -19,7 +19,7 @@ def budget(fraction: float, *, at_least: int = 5) -> int:
 
 @st.composite
 def small_rules(draw: st.DrawFn, *, stall: bool = True) -> Rules:
-    """Small valid rule sets (R31), with every option; ``stall`` keeps the stall rule on (R25).
+    """Small valid rule sets (R31), with every option (R40, R41 too); ``stall`` keeps R25 on.
 
     Sizes stay small so that games are short. `city_demand` ranges from the smallest valid value
     (`max_value - 1`, at least 1, C10: one top card fills a city, so overflows are frequent) to
@@ -46,6 +46,8 @@ def small_rules(draw: st.DrawFn, *, stall: bool = True) -> Rules:
         tiebreak=draw(st.sampled_from(Tiebreak)),
         allow_retake_discard=draw(st.booleans()),
         stall_limit=stall_limit,
+        tech_timing=draw(st.sampled_from(TechTiming)),  # R40
+        overflow=draw(st.sampled_from(Overflow)),  # R41
     )
 
 
@@ -57,6 +59,31 @@ def standard_variants(draw: st.DrawFn) -> Rules:
         tiebreak=draw(st.sampled_from(Tiebreak)),
         allow_retake_discard=draw(st.booleans()),
         stall_limit=draw(st.integers(1, 25)),
+        tech_timing=draw(st.sampled_from(TechTiming)),  # R40
+        overflow=draw(st.sampled_from(Overflow)),  # R41
+    )
+
+
+@st.composite
+def overflow_rules(draw: st.DrawFn) -> Rules:
+    """Small rule sets whose rows overflow often, under both overflow options (R21, R41).
+
+    Two to four columns and the lowest valid city demand (`max_value - 1`): two or three plants
+    fill a city, so builds overflow it and flips, or flip sets of several plants, are common.
+    """
+    energies = draw(st.integers(2, 4))
+    max_value = draw(st.integers(2, 4))
+    return Rules(
+        energies=energies,
+        max_value=max_value,
+        copies=2,
+        hand_size=draw(st.integers(1, 3)),
+        city_demand=max(1, max_value - 1),
+        techs=draw(st.frozensets(st.sampled_from(Tech))),
+        allow_retake_discard=draw(st.booleans()),
+        stall_limit=draw(st.integers(2, 6)),
+        tech_timing=draw(st.sampled_from(TechTiming)),
+        overflow=draw(st.sampled_from(Overflow)),
     )
 
 

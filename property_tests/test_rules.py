@@ -118,6 +118,8 @@ def test_r31_strategy_draws_valid_rules_and_r7_new_games(rules: Rules) -> None:
             tiebreak=rules.tiebreak,
             allow_retake_discard=rules.allow_retake_discard,
             stall_limit=rules.stall_limit,
+            tech_timing=rules.tech_timing,  # R40
+            overflow=rules.overflow,  # R41
         )
         == rules
     ), "Rules compare by value"

@@ -35,6 +35,7 @@ from hatsuden_rules import (
     DrawTech,
     EndTurn,
     Flip,
+    FlipSet,
     GameState,
     Improve,
     Move,
@@ -71,12 +72,12 @@ from .oracle import (
     reference_score_check,
     resolve_with_sampler,
 )
-from .strategies import budget, valid_rules
+from .strategies import budget, overflow_rules, valid_rules
 
 BUILD = (Construct, Improve, Downsize, BuildPylon)  # R10-R14
 DISCARD_OR_PASS = (Discard, Pass)  # R15, R16
 TECH = (DrawTech, DeclineTech)  # R17
-FLIP = (Flip,)  # R21
+FLIP = (Flip, FlipSet)  # R21, R41
 DRAW = (DrawFromDeck, DrawFromDiscard, EndTurn)  # R22
 PLACE = (PlaceAccumulator, PlaceSmart)  # R18-R20
 
@@ -176,7 +177,7 @@ class HatsudenMachine(RuleBasedStateMachine):
     @precondition(lambda self: bool(self._of(FLIP)))
     @rule(data=st.data())
     def flip(self, data: st.DataObject) -> None:
-        """R21: flip another plant of the overflowing row."""
+        """R21, R41: flip another plant (or, with ANY_SET, a set) of the overflowing row."""
         self._play_one_of(data, FLIP)
 
     @precondition(lambda self: bool(self._of(DRAW)))
@@ -302,10 +303,32 @@ HatsudenMachine.TestCase.settings = settings(
 TestHatsudenMachine = HatsudenMachine.TestCase
 
 
-# Every kind of player move, and both ends of a game (R9-R25).
-EXPECTED = {
-    f"move: {kind.__name__}" for kind in (*BUILD, *DISCARD_OR_PASS, *TECH, *FLIP, *DRAW, *PLACE)
-}
+class OverflowMachine(HatsudenMachine):
+    """The machine on small rule sets whose rows overflow often (R21), either option (R41)."""
+
+    @initialize(rules=overflow_rules(), seed=modes)
+    def start_game(self, rules: Rules, seed: int | None) -> None:
+        """R7, R8: a fresh game whose cities overflow often."""
+        self._start(rules, seed)
+
+    @precondition(lambda self: self.state.is_over)
+    @rule(rules=overflow_rules(), seed=modes)
+    def restart(self, rules: Rules, seed: int | None) -> None:
+        """R26: once a game is over, start another."""
+        self._note(f"end: {self.state.end_reason}")
+        self._start(rules, seed)
+
+
+OverflowMachine.TestCase.settings = settings(
+    max_examples=budget(0.1),
+    stateful_step_count=settings().stateful_step_count,
+)
+TestOverflowMachine = OverflowMachine.TestCase
+
+
+# Every kind of player move, and both ends of a game (R9-R25); the overflow moves are the
+# overflow machine's (with either option a game overflows too rarely to count on it here).
+EXPECTED = {f"move: {kind.__name__}" for kind in (*BUILD, *DISCARD_OR_PASS, *TECH, *DRAW, *PLACE)}
 EXPECTED |= {"move: Deal", "move: DealTech", "end: EndReason.FINAL_TURN", "end: EndReason.STALL"}
 
 
@@ -327,3 +350,25 @@ def test_statistics_show_every_move_kind_and_both_end_conditions() -> None:
     )
     assert Counting.tally is not None
     assert set(Counting.tally) >= EXPECTED, EXPECTED - set(Counting.tally)
+
+
+def test_statistics_show_both_kinds_of_overflow_moves() -> None:
+    """Non-vacuity of the overflow machine: a derandomized run flips plants one at a time (R21)
+    and in sets (R41)."""
+
+    class Counting(OverflowMachine):
+        tally: ClassVar[Counter[str] | None] = Counter()
+
+    run_state_machine_as_test(
+        Counting,
+        settings=settings(
+            max_examples=20,  # fixed: the same derandomized run under every profile
+            stateful_step_count=60,
+            derandomize=True,
+            database=None,
+            deadline=None,
+        ),
+    )
+    assert Counting.tally is not None
+    expected = {f"move: {kind.__name__}" for kind in FLIP}
+    assert set(Counting.tally) >= expected, expected - set(Counting.tally)

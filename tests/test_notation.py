@@ -24,6 +24,7 @@ from hatsuden_rules import (
     EndTurn,
     Energy,
     Flip,
+    FlipSet,
     GameState,
     Improve,
     InvalidInputError,
@@ -67,6 +68,8 @@ MOVES: list[tuple[Move, str]] = [
     (DrawTech(), "DT"),
     (DeclineTech(), "NT"),
     (Flip(Cell(1, W)), "F 1W"),
+    (FlipSet((Cell(0, S), Cell(0, W))), "FS 0S+0W"),  # R41
+    (FlipSet((Cell(1, B),)), "FS 1B"),
     (DrawFromDeck(), "DD"),
     (DrawFromDiscard(Card(H, 1)), "DX H1"),
     (EndTurn(), "E"),

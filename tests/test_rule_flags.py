@@ -7,7 +7,16 @@ import argparse
 import attrs
 import pytest
 
-from hatsuden_rules import STANDARD, InvalidRulesError, Rules, Tech, Tiebreak
+from hatsuden_rules import (
+    PRINTED,
+    STANDARD,
+    InvalidRulesError,
+    Overflow,
+    Rules,
+    Tech,
+    TechTiming,
+    Tiebreak,
+)
 from hatsuden_rules._rule_flags import (
     PRESETS,
     RULE_FLAGS,
@@ -47,6 +56,8 @@ def test_every_rules_field_has_exactly_one_flag() -> None:
         "--tiebreak",
         "--retake",
         "--stall-limit",
+        "--tech-timing",
+        "--overflow",
     ]
 
 
@@ -126,7 +137,9 @@ def test_errors_are_one_line_naming_the_accepted_spellings(argv: list[str], need
 def test_rules_notation_and_presets() -> None:
     assert rules("--rules", "standard") == STANDARD
     assert rules("--rules", "STANDARD") == STANDARD
-    assert set(PRESETS) == {"standard"}
+    assert set(PRESETS) == {"standard", "printed"}
+    assert rules("--rules", "printed") == PRINTED  # R31: no stall rule
+    assert rules("--rules", "printed", "--stall-limit", "20") == STANDARD
     text = "2/2/1/1/2/SMT/city_points/noretake/2"
     assert rules("--rules", text) == CONFIGS["medium"]
     assert parse_rules_text(f"  {text} ") == CONFIGS["medium"]
@@ -189,3 +202,19 @@ def test_enum_parser_works_for_any_enumeration() -> None:
     assert parse("SMART") is Tech.SMART
     with pytest.raises(argparse.ArgumentTypeError, match="expected accumulator, secret_build"):
         parse("x")
+
+
+def test_rule_variant_flags() -> None:
+    """R40 and R41 have flags of their own, in every spelling of an enumeration."""
+    for spelling in ("place-at-once", "PLACE_AT_ONCE", "place_at_once"):
+        assert rules("--tech-timing", spelling).tech_timing is TechTiming.PLACE_AT_ONCE
+    assert rules("--overflow", "any-set").overflow is Overflow.ANY_SET
+    assert rules("--overflow", "ONE_AT_A_TIME") == STANDARD
+    variant = rules("--rules", "printed", "--tech-timing", "place_at_once", "--overflow", "any_set")
+    assert variant == Rules(
+        stall_limit=None, tech_timing=TechTiming.PLACE_AT_ONCE, overflow=Overflow.ANY_SET
+    )
+    with pytest.raises(argparse.ArgumentError) as error:
+        rules("--overflow", "all")
+    assert "one_at_a_time" in str(error.value)
+    assert "any_set" in str(error.value)

@@ -1,7 +1,7 @@
 """hatsuden-rules: the rules of HATSUDEN (itten, 2017) as an immutable, fully typed library.
 
 The core is four pure functions over frozen values: `new_game`, `legal_moves`, `apply` and
-`score`. RULES.md is the specification; code and tests cite its rule numbers (R1-R39).
+`score`. RULES.md is the specification; code and tests cite its rule numbers (R1-R41).
 
 Examples:
     >>> import random
@@ -37,6 +37,7 @@ from ._moves import (
     DrawTech,
     EndTurn,
     Flip,
+    FlipSet,
     Improve,
     Move,
     Pass,
@@ -46,7 +47,7 @@ from ._moves import (
 )
 from ._render import render, render_card
 from ._rng import SplitMix64, sample
-from ._rules import RULES_VERSION, STANDARD, Rules, Tiebreak
+from ._rules import PRINTED, RULES_VERSION, STANDARD, Overflow, Rules, TechTiming, Tiebreak
 from ._scoring import Decision, PlayerScore, Score, score
 from ._state import Chance, EndReason, GameState, Phase, Stack
 from .actions import action_to_move, move_to_action, num_chance_outcomes, num_distinct_actions
@@ -97,6 +98,7 @@ __version__ = "0.2.0"
 
 __all__ = [
     "FORMAT_VERSION",
+    "PRINTED",
     "RULES_VERSION",
     "STANDARD",
     "BuildPylon",
@@ -118,6 +120,7 @@ __all__ = [
     "EndTurn",
     "Energy",
     "Flip",
+    "FlipSet",
     "GameRecord",
     "GameResult",
     "GameState",
@@ -132,6 +135,7 @@ __all__ = [
     "MoveNotationError",
     "NotationError",
     "Observation",
+    "Overflow",
     "Pass",
     "Phase",
     "PhaseError",
@@ -146,6 +150,7 @@ __all__ = [
     "SplitMix64",
     "Stack",
     "Tech",
+    "TechTiming",
     "Tiebreak",
     "__version__",
     "action_to_move",

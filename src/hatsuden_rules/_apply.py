@@ -25,6 +25,7 @@ from ._moves import (
     DrawTech,
     EndTurn,
     Flip,
+    FlipSet,
     Improve,
     Move,
     Pass,
@@ -32,7 +33,7 @@ from ._moves import (
     PlaceSmart,
 )
 from ._rng import splitmix64
-from ._rules import STANDARD, Rules
+from ._rules import STANDARD, Overflow, Rules, TechTiming
 from ._state import (
     DOWNSIZED,
     FACE_DOWN,
@@ -58,6 +59,9 @@ _CHANCE, _ACTION, _TECH, _OVERFLOW, _DRAW, _OVER = (
     Phase.GAME_OVER,
 )
 _FREE_PHASES = frozenset({_ACTION, _OVERFLOW, _DRAW})  # R18
+_PLACE_AT_ONCE = TechTiming.PLACE_AT_ONCE
+_ANY_SET = Overflow.ANY_SET
+_AT_ONCE = (Tech.ACCUMULATOR, Tech.SMART)  # R40: placed as soon as drawn with PLACE_AT_ONCE
 
 
 def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
@@ -168,10 +172,27 @@ def apply(state: GameState, move: Move) -> GameState:
         raise InvalidMoveError("move", f"expected a move, got {type(move).__name__} {move!r}")
     if state.phase is _OVER:
         _illegal(state, move, "R26", "the game is over: no move is legal")
+    if state.rules.tech_timing is _PLACE_AT_ONCE and state.phase in _FREE_PHASES:
+        _check_nothing_due(state, move)
     return handler(state, move)
 
 
 # -- helpers --------------------------------------------------------------------------------------
+
+
+def _check_nothing_due(state: GameState, move: Move) -> None:
+    """R40: with PLACE_AT_ONCE a drawn Accumulator or Smart is placed before any other move."""
+    if isinstance(move, PlaceAccumulator | PlaceSmart):
+        return
+    held = state._tech_hands[state.current_player]
+    due = [tech.name for tech in _AT_ONCE if tech in held]
+    if due:
+        _illegal(
+            state,
+            move,
+            "R40",
+            f"{' and '.join(due)} must be placed before any other move (tech_timing=PLACE_AT_ONCE)",
+        )
 
 
 def _illegal(state: GameState, move: Move, rule: str, reason: str) -> NoReturn:
@@ -691,6 +712,13 @@ def _deal_tech(state: GameState, move: DealTech) -> GameState:
 def _flip(state: GameState, move: Flip) -> GameState:
     if state.phase is not _OVERFLOW:
         _wrong_phase(state, move, _OVERFLOW)
+    if state.rules.overflow is _ANY_SET:
+        _illegal(
+            state,
+            move,
+            "R41",
+            "with overflow=ANY_SET the plants to flip are chosen at once: play a FlipSet",
+        )
     c = _cell_index(state, move, move.cell)
     played = state._played
     assert played is not None  # OVERFLOW always follows a card played this turn
@@ -705,6 +733,72 @@ def _flip(state: GameState, move: Flip) -> GameState:
     return GameState(
         state.rules,
         _settle(state, board, played, state._accumulator),  # R21: flip until within tolerance
+        player,
+        state._hands,
+        state._deck,
+        state._discards,
+        _pair(state._boards, player, board),
+        state._tech_deck,
+        state._tech_hands,
+        state._accumulator,
+        state._smart,
+        played,
+        None,
+        None,
+        state._stall,
+        state._end_trigger,
+        None,
+        state._rng,
+        state._known,
+        (*state._this_turn, move),
+        state._last_turn,
+    )
+
+
+def _flip_set(state: GameState, move: FlipSet) -> GameState:
+    """R41: turn every plant of the set into a pylon at once; the row is then within tolerance."""
+    if state.phase is not _OVERFLOW:
+        _wrong_phase(state, move, _OVERFLOW)
+    if state.rules.overflow is not _ANY_SET:
+        _illegal(
+            state,
+            move,
+            "R41",
+            "a FlipSet is the overflow move of overflow=ANY_SET; flip one plant at a time (Flip)",
+        )
+    played = state._played
+    assert played is not None  # OVERFLOW always follows a card played this turn
+    width = len(state.rules._tables.energies)
+    player = state.current_player
+    board = state._boards[player]
+    for cell in move.cells:
+        c = _cell_index(state, move, cell)
+        if c // width != played // width:
+            _illegal(
+                state, move, "R41", f"only plants of the overflowing row {played // width} flip"
+            )
+        if c == played:
+            _illegal(state, move, "R41", "the plant just played can never be one of those flipped")
+        raw = _plant_at(state, move, c, "R41", "FlipSet")
+        board = _put(board, c, (raw[0] | FACE_DOWN | FLIPPED, *raw[1:]))
+    if _settle(state, board, played, state._accumulator) is _OVERFLOW:
+        row = played // width
+        t = state.rules._tables
+        left = sum(
+            t.card_value[raw[-1]]
+            for raw in board[row * width : row * width + width]
+            if raw and not raw[0] & FACE_DOWN
+        )
+        _illegal(
+            state,
+            move,
+            "R41",
+            f"flipping these plants leaves row {row} at {left}, over its tolerance "
+            f"{state.tolerance(player, row)}",
+        )
+    return GameState(
+        state.rules,
+        _DRAW,
         player,
         state._hands,
         state._deck,
@@ -846,6 +940,7 @@ _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     DeclineTech: _decline_tech,
     DealTech: _deal_tech,
     Flip: _flip,
+    FlipSet: _flip_set,
     PlaceAccumulator: _place_accumulator,
     PlaceSmart: _place_smart,
     DrawFromDeck: _draw_from_deck,

@@ -32,11 +32,14 @@ from ._moves import (
     Downsize,
     DrawFromDiscard,
     Flip,
+    FlipSet,
     Improve,
     Move,
     PlaceSmart,
 )
-from ._rules import STANDARD, Rules, Tiebreak
+from ._observation import Concealed, Observation, SeenStack, observe
+from ._rules import STANDARD, Overflow, Rules, TechTiming, Tiebreak
+from ._sampling import _complete
 from ._state import (
     DOWNSIZED,
     FACE_DOWN,
@@ -48,7 +51,6 @@ from ._state import (
     Phase,
     Stack,
 )
-from .observation import Concealed, Observation, SeenStack, _complete, observe
 
 __all__ = [
     "MAX_CARDS",
@@ -116,6 +118,8 @@ def make_rules(
     tiebreak: Tiebreak,
     allow_retake_discard: bool,
     stall_limit: int | None,
+    tech_timing: TechTiming = TechTiming.KEEP,
+    overflow: Overflow = Overflow.ONE_AT_A_TIME,
 ) -> Rules:
     """`Rules` of these fields; `STANDARD` itself when they are its fields (its tables are built).
 
@@ -132,6 +136,8 @@ def make_rules(
         tiebreak,
         allow_retake_discard,
         stall_limit,
+        tech_timing,
+        overflow,
     )
     if all(type(a) is type(b) and a == b for a, b in zip(fields, _STANDARD_FIELDS, strict=True)):
         return STANDARD
@@ -148,6 +154,8 @@ _STANDARD_FIELDS: Final = (
     STANDARD.tiebreak,
     STANDARD.allow_retake_discard,
     STANDARD.stall_limit,
+    STANDARD.tech_timing,
+    STANDARD.overflow,
 )
 
 
@@ -258,6 +266,9 @@ class _Builder:
             self.card(move.card, path)
         elif isinstance(move, Flip):
             self.cell(move.cell, path)
+        elif isinstance(move, FlipSet):
+            for cell in move.cells:
+                self.cell(cell, path)
         elif isinstance(move, PlaceSmart):
             if move.energy not in self.t.energy_index:
                 raise Problem(path, f"{move.energy.name} is not an energy in play (R1)")

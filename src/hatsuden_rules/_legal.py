@@ -11,7 +11,8 @@ from operator import itemgetter
 from ._cards import Tech
 from ._errors import InvalidInputError, PhaseError
 from ._moves import Move
-from ._state import FACE_DOWN, Chance, GameState, Phase, takeable_discards
+from ._rules import Overflow, TechTiming
+from ._state import FACE_DOWN, Chance, GameState, Phase, takeable_discards, tolerance
 
 __all__ = ["chance_outcomes", "is_legal", "legal_moves"]
 
@@ -19,6 +20,9 @@ _ACCUMULATOR = Tech.ACCUMULATOR
 _SECRET_BUILD = Tech.SECRET_BUILD
 _SMART = Tech.SMART
 _DOWN = Tech.DOWN
+_PLACE_AT_ONCE = TechTiming.PLACE_AT_ONCE
+_ANY_SET = Overflow.ANY_SET
+_FREE_PHASES = frozenset({Phase.ACTION, Phase.OVERFLOW, Phase.DRAW})  # R18
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -35,6 +39,10 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     if type(state) is not GameState:
         raise InvalidInputError("state", f"expected a GameState, got {type(state).__name__}")
     phase = state.phase
+    if state.rules.tech_timing is _PLACE_AT_ONCE and phase in _FREE_PHASES:
+        due = due_placements(state)
+        if due:  # R40: a drawn Accumulator or Smart is placed before anything else
+            return due
     if phase is Phase.ACTION:
         return _action_moves(state)
     if phase is Phase.DRAW:
@@ -99,6 +107,18 @@ def _chance_weights(state: GameState) -> list[tuple[Move, int]]:
             weighted.append((deal[i], 1))
             previous = i
     return weighted
+
+
+def due_placements(state: GameState) -> tuple[Move, ...]:
+    """With ``tech_timing=PLACE_AT_ONCE``: the placements the mover owes now, else () (R40).
+
+    The mover owes the placement of every Accumulator or Smart card in their tech hand: these
+    are placed as soon as they are drawn, so they are held only until the next move.
+    """
+    techs = state._tech_hands[state.current_player]
+    if _ACCUMULATOR not in techs and _SMART not in techs:
+        return ()
+    return _free_placements(state, [])
 
 
 def _free_placements(state: GameState, out: list[Move]) -> tuple[Move, ...]:
@@ -186,6 +206,8 @@ def _tech_moves(state: GameState) -> tuple[Move, ...]:
 
 
 def _overflow_moves(state: GameState) -> tuple[Move, ...]:
+    if state.rules.overflow is _ANY_SET:
+        return _flip_set_moves(state)
     t = state.rules._tables
     width = len(t.energies)
     played = state._played
@@ -197,6 +219,39 @@ def _overflow_moves(state: GameState) -> tuple[Move, ...]:
         flip[c]
         for c in range(start, start + width)
         if c != played and board[c] and not board[c][0] & FACE_DOWN
+    ]
+    return _free_placements(state, out)
+
+
+def _flip_set_moves(state: GameState) -> tuple[Move, ...]:
+    """OVERFLOW with ``overflow=ANY_SET``: every set of the row's other plants that suffices (R41).
+
+    A set suffices when flipping it brings the row within its tolerance; sets that flip more
+    than needed are legal too. There are at most 2**(energies - 1) - 1 of them.
+    """
+    t = state.rules._tables
+    width = len(t.energies)
+    played = state._played
+    assert played is not None  # OVERFLOW always follows a card played this turn (R21)
+    player = state.current_player
+    board = state._boards[player]
+    row, start = played // width, played - played % width
+    value = t.card_value
+    plants = 0  # columns of the other plants of the row
+    values = [0] * width
+    supply = 0
+    for column in range(width):
+        raw = board[start + column]
+        if raw and not raw[0] & FACE_DOWN:
+            values[column] = value[raw[-1]]
+            supply += values[column]
+            if start + column != played:
+                plants |= 1 << column
+    excess = supply - tolerance(state, player, row)
+    out: list[Move] = [
+        move
+        for mask, columns, move in t.flip_sets[row]
+        if not mask & ~plants and sum(values[c] for c in columns) >= excess
     ]
     return _free_placements(state, out)
 

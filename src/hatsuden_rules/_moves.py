@@ -26,6 +26,7 @@ __all__ = [
     "DrawTech",
     "EndTurn",
     "Flip",
+    "FlipSet",
     "Improve",
     "Move",
     "Pass",
@@ -136,6 +137,36 @@ class Flip:
     cell: Cell = attrs.field(validator=_cell)
 
 
+def _to_cells(value: object) -> tuple[Cell, ...]:
+    """The cells of a FlipSet in canonical order (row, then column); malformed input refused."""
+    if isinstance(value, str | bytes) or not isinstance(value, tuple | list | frozenset | set):
+        raise InvalidMoveError("cells", f"expected a tuple of Cell, got {value!r}")
+    cells = tuple(value)
+    for cell in cells:
+        if type(cell) is not Cell:
+            raise InvalidMoveError("cells", f"expected Cell values, got {type(cell).__name__}")
+    if not cells:
+        raise InvalidMoveError("cells", "a FlipSet flips at least one plant")
+    if len(set(cells)) != len(cells):
+        raise InvalidMoveError("cells", f"each cell appears once, got {cells!r}")
+    return tuple(sorted(cells, key=_cell_key))
+
+
+@attrs.frozen(slots=True)
+class FlipSet:
+    """OVERFLOW with ``overflow=ANY_SET``: turn the plants on `cells` into pylons at once (R41).
+
+    `cells` is stored in canonical order (row, then column), so equal sets are equal moves.
+
+    Examples:
+        >>> FlipSet((Cell(0, Energy.WIND), Cell(0, Energy.SOLAR))).cells[0]
+        Cell(row=0, energy=Energy.SOLAR)
+    """
+
+    kind: ClassVar[int] = 16
+    cells: tuple[Cell, ...] = attrs.field(converter=_to_cells)
+
+
 @attrs.frozen(slots=True)
 class DrawFromDeck:
     """DRAW: draw from the deck; a `Deal` chance event follows, then the turn ends (R22)."""
@@ -207,6 +238,7 @@ Move: TypeAlias = (
     | PlaceSmart
     | Deal
     | DealTech
+    | FlipSet
 )
 """Any move: one of the 14 player moves or one of the 2 chance outcomes (`Deal`, `DealTech`)."""
 
@@ -227,20 +259,25 @@ MOVE_TYPES: tuple[type[Move], ...] = (
     PlaceSmart,
     Deal,
     DealTech,
+    FlipSet,
 )
+
+#: The position of each kind (by `kind`) in the canonical order (R34): FlipSet, added last as a
+#: class, sorts right after Flip.
+_RANK: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 9)
 
 
 def move_sort_key(move: Move) -> tuple[int, ...]:
     """The canonical order of moves (R34): kind, then card, then cell, then the secret flag.
 
-    `legal_moves` returns moves sorted by this key.
+    `legal_moves` returns moves sorted by this key. A FlipSet sorts after Flip, by its cells.
 
     Examples:
         >>> moves = [Pass(), Discard(Card(Energy.WIND, 1)), Discard(Card(Energy.SOLAR, 2))]
         >>> sorted(moves, key=move_sort_key)[0]
         Discard(card=Card(energy=Energy.SOLAR, value=2))
     """
-    key: tuple[int, ...] = (move.kind,)
+    key: tuple[int, ...] = (_RANK[move.kind],)
     if isinstance(move, Construct):
         return key + _card_key(move.card) + _cell_key(move.cell) + (int(move.secret),)
     if isinstance(move, Improve | Downsize | BuildPylon):
@@ -249,6 +286,8 @@ def move_sort_key(move: Move) -> tuple[int, ...]:
         return key + _card_key(move.card)
     if isinstance(move, Flip):
         return key + _cell_key(move.cell)
+    if isinstance(move, FlipSet):
+        return key + tuple(n for cell in move.cells for n in _cell_key(cell))
     if isinstance(move, PlaceAccumulator):
         return (*key, move.row)
     if isinstance(move, PlaceSmart):

@@ -7,12 +7,13 @@ and reads them back with `rules_from_args`, so they are spelled, parsed and comb
 way everywhere:
 
 - ``--rules NOTATION``: a whole rule set in the rules notation (``format_rules``, e.g.
-  ``5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20``) or a preset name (``standard``).
+  ``5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20``) or a preset name (``standard``,
+  ``printed``).
 - ``--config NAME`` (commands given named configurations, such as the model checker's
   ``small``, ``medium`` and ``large``): that configuration's rule set.
 - One flag per `Rules` field: ``--energies N``, ``--max-value N``, ``--copies N``,
   ``--hand-size N``, ``--city-demand N``, ``--techs A,B|none``, ``--tiebreak T``,
-  ``--retake/--no-retake``, ``--stall-limit N|none``.
+  ``--retake/--no-retake``, ``--stall-limit N|none``, ``--tech-timing T``, ``--overflow O``.
 
 How they combine: the base rule set is ``--rules``, else ``--config``, else the command's
 default (`STANDARD`, the model checker's ``small`` for the information check, the record's own
@@ -54,7 +55,7 @@ import attrs
 
 from ._cards import Tech
 from ._errors import InvalidInputError
-from ._rules import STANDARD, Rules, Tiebreak
+from ._rules import PRINTED, STANDARD, Overflow, Rules, TechTiming, Tiebreak
 from .notation import TECH_CODES, format_rules, parse_rules
 
 __all__ = [
@@ -73,11 +74,12 @@ __all__ = [
 
 _E = TypeVar("_E", bound=enum.Enum)
 
-#: The rule sets ``--rules`` also takes by name (issue 15 adds ``printed`` here).
-PRESETS: Final[Mapping[str, Rules]] = MappingProxyType({"standard": STANDARD})
+PRESETS: Final[Mapping[str, Rules]] = MappingProxyType({"standard": STANDARD, "printed": PRINTED})
+"""The rule sets ``--rules`` also takes by name: ``standard`` and ``printed`` (R31)."""
 
 _NOTATION_FORMAT: Final = (
     "energies/max_value/copies/hand_size/city_demand/techs/tiebreak/retake|noretake/stall_limit|off"
+    "[/place_at_once][/any_set]"
 )
 
 
@@ -263,6 +265,14 @@ RULE_FLAGS: Final[tuple[RuleFlag, ...]] = (
         _stall_limit,
         "N|none",
         "turns in a row without a placement that end the game, or none (R25)",
+    ),
+    enum_flag(
+        "tech_timing",
+        TechTiming,
+        "when a drawn Accumulator or Smart card is used: kept, or placed at once (R40)",
+    ),
+    enum_flag(
+        "overflow", Overflow, "how an overflow's flips are chosen: one at a time, or a set (R41)"
     ),
 )
 

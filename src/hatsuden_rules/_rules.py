@@ -23,15 +23,16 @@ from ._moves import (
     DrawTech,
     EndTurn,
     Flip,
+    FlipSet,
     Improve,
     Pass,
     PlaceAccumulator,
     PlaceSmart,
 )
 
-__all__ = ["STANDARD", "Rules", "Tiebreak"]
+__all__ = ["PRINTED", "STANDARD", "Overflow", "Rules", "TechTiming", "Tiebreak"]
 
-RULES_VERSION: Final = 2
+RULES_VERSION: Final = 3
 """Bumped whenever game behaviour changes (a seeded game may then play differently)."""
 
 
@@ -42,6 +43,27 @@ class Tiebreak(GameEnum):
     CITY_POINTS = "city_points"
     #: Higher total supply of both rows: the rulebook translation's reading.
     SUPPLY = "supply"
+
+
+class TechTiming(GameEnum):
+    """When a drawn Accumulator or Smart card is placed (R40)."""
+
+    #: Every tech card may be kept and used later (R17, R18): the rulebook's "use them as soon as
+    #: they are drawn, or ... reserve them".
+    KEEP = "keep"
+    #: Accumulator and Smart are placed as the drawer's very next moves; Secret Build and Down
+    #: are kept (a reading of GOK's "some take effect immediately").
+    PLACE_AT_ONCE = "place_at_once"
+
+
+class Overflow(GameEnum):
+    """How the plants an overflow turns into pylons are chosen (R21, R41)."""
+
+    #: One Flip at a time; OVERFLOW ends as soon as the row is within tolerance (R21).
+    ONE_AT_A_TIME = "one_at_a_time"
+    #: One FlipSet: any set of the row's other plants whose flipping brings it within
+    #: tolerance, chosen at once (the publisher's "flip one (or more)").
+    ANY_SET = "any_set"
 
 
 def _int_at_least(minimum: int) -> Any:
@@ -74,6 +96,16 @@ def _check_retake(_: Any, attribute: attrs.Attribute[bool], value: object) -> No
         raise InvalidRulesError("allow_retake_discard", f"must be a bool, got {value!r} (R31)")
 
 
+def _check_enum(kind: type[GameEnum]) -> Any:
+    def check(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+        if not isinstance(value, kind):
+            raise InvalidRulesError(
+                attribute.name, f"must be a {kind.__name__}, got {value!r} (R31)"
+            )
+
+    return check
+
+
 def _check_stall(_: Any, attribute: Any, value: object) -> None:
     if value is not None and (type(value) is not int or value < 1):
         raise InvalidRulesError("stall_limit", f"must be None or an int >= 1, got {value!r} (R31)")
@@ -81,10 +113,11 @@ def _check_stall(_: Any, attribute: Any, value: object) -> None:
 
 @attrs.frozen(slots=True, cache_hash=True, repr=False)
 class Rules:
-    """A rule set: the printed game (`STANDARD`) or a scaled-down variant for model checking (R31).
+    """A rule set: the printed game (`STANDARD`, `PRINTED`), a variant, or a scaled-down game (R31).
 
-    Every field is validated at construction; an impossible combination raises
-    `InvalidRulesError` (a ValueError) naming the field.
+    `tech_timing` (R40) and `overflow` (R41) choose between readings of the sources; their
+    defaults are the library's rulings. Every field is validated at construction; an
+    impossible combination raises `InvalidRulesError` (a ValueError) naming the field.
 
     Examples:
         >>> Rules() == STANDARD
@@ -107,6 +140,12 @@ class Rules:
     tiebreak: Tiebreak = attrs.field(default=Tiebreak.CITY_POINTS, validator=_check_tiebreak)
     allow_retake_discard: bool = attrs.field(default=True, validator=_check_retake)
     stall_limit: int | None = attrs.field(default=20, validator=_check_stall)
+    tech_timing: TechTiming = attrs.field(
+        default=TechTiming.KEEP, validator=_check_enum(TechTiming)
+    )
+    overflow: Overflow = attrs.field(
+        default=Overflow.ONE_AT_A_TIME, validator=_check_enum(Overflow)
+    )
     _tables: _Tables = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -137,8 +176,20 @@ class Rules:
             f"copies={self.copies!r}, hand_size={self.hand_size!r}, "
             f"city_demand={self.city_demand!r}, techs={techs}, "
             f"tiebreak={self.tiebreak!r}, allow_retake_discard={self.allow_retake_discard!r}, "
-            f"stall_limit={self.stall_limit!r})"
+            f"stall_limit={self.stall_limit!r}{self._variants_repr()})"
         )
+
+    def _variants_repr(self) -> str:
+        """The variant options (R40, R41) that are not at their default, as keyword arguments.
+
+        Left out at their defaults, so that every rule set of earlier versions keeps its repr.
+        """
+        out = ""
+        if self.tech_timing is not TechTiming.KEEP:
+            out += f", tech_timing={self.tech_timing!r}"
+        if self.overflow is not Overflow.ONE_AT_A_TIME:
+            out += f", overflow={self.overflow!r}"
+        return out
 
     @property
     def energies_in_play(self) -> tuple[Energy, ...]:
@@ -207,6 +258,7 @@ class _Tables:
         "energies",
         "energy_index",
         "flip",
+        "flip_sets",
         "full_deck",
         "improve",
         "pass_",
@@ -248,6 +300,9 @@ class _Tables:
         self.take = tuple(DrawFromDiscard(k) for k in self.cards)
         self.deal = tuple(Deal(k) for k in self.cards)
         self.flip = tuple(Flip(cell) for cell in self.cells)
+        self.flip_sets = (
+            _flip_sets(self.cells, n_energies) if rules.overflow is Overflow.ANY_SET else ()
+        )
         self.place_accumulator = tuple(PlaceAccumulator(r) for r in rows)
         self.place_smart = tuple(PlaceSmart(e) for e in self.energies)
         self.deal_tech = {t: DealTech(t) for t in Tech}
@@ -260,5 +315,28 @@ class _Tables:
         self.end_only = (self.end_turn,)
 
 
+def _flip_sets(
+    cells: tuple[Cell, ...], width: int
+) -> tuple[tuple[tuple[int, tuple[int, ...], FlipSet], ...], ...]:
+    """Per row, every FlipSet of the row as (column mask, columns, move), in canonical order (R34).
+
+    The order is lexicographic on the cells (row, then column), as `move_sort_key` sorts them.
+    """
+    rows = []
+    for row in range(ROWS):
+        entries = []
+        for mask in range(1, 1 << width):
+            columns = tuple(c for c in range(width) if mask >> c & 1)
+            entries.append((mask, columns, FlipSet(tuple(cells[row * width + c] for c in columns))))
+        entries.sort(key=lambda entry: entry[1])
+        rows.append(tuple(entries))
+    return tuple(rows)
+
+
 STANDARD: Final = Rules()
-"""The printed game: 5 energies, values 1-4, 2 copies, hands of 5, demand 10, all four techs."""
+"""The printed game with the stall rule (R25), the library's default: 5 energies, values 1-4,
+2 copies, hands of 5, demand 10, all four techs."""
+
+PRINTED: Final = Rules(stall_limit=None)
+"""The printed rules alone (R31): `STANDARD` without the stall rule, which no printed text has.
+Termination is then not guaranteed (R25)."""

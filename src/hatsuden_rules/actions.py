@@ -10,7 +10,9 @@ use these ids; other frameworks can reuse them. docs/frameworks.md lists the ran
 
 A move that needs a tech card the rules leave out (a secret Construct without SECRET_BUILD,
 Downsize without DOWN, DrawTech and DeclineTech without any tech card, the placements without
-ACCUMULATOR or SMART) can never be legal, so it has no id.
+ACCUMULATOR or SMART) can never be legal, so it has no id. Likewise an overflow is resolved by
+`Flip` under ``overflow=ONE_AT_A_TIME`` and by `FlipSet` under ``ANY_SET`` (R41): each rule set
+numbers only its own kind (a FlipSet for every non-empty set of one row's cells).
 
 Examples:
     >>> from hatsuden_rules import STANDARD, Card, Cell, Energy, Construct, Deal, Pass
@@ -49,6 +51,7 @@ from ._moves import (
     DrawTech,
     EndTurn,
     Flip,
+    FlipSet,
     Improve,
     Move,
     Pass,
@@ -56,7 +59,7 @@ from ._moves import (
     PlaceSmart,
     move_sort_key,
 )
-from ._rules import Rules
+from ._rules import Overflow, Rules
 
 __all__ = [
     "action_to_move",
@@ -93,8 +96,14 @@ def _every_player_move(rules: Rules) -> Iterator[Move]:
     if techs:
         yield DrawTech()
         yield DeclineTech()
-    for cell in rules.cells:
-        yield Flip(cell)
+    if rules.overflow is Overflow.ANY_SET:  # R41: a set of a row's cells, never a single Flip
+        width = rules.energies
+        for row in range(ROWS):
+            cells = rules.cells[row * width : (row + 1) * width]
+            for mask in range(1, 1 << width):
+                yield FlipSet(tuple(cell for c, cell in enumerate(cells) if mask >> c & 1))
+    else:
+        yield from (Flip(cell) for cell in rules.cells)
     yield DrawFromDeck()
     yield EndTurn()
     if Tech.ACCUMULATOR in techs:

@@ -21,7 +21,7 @@ One line per turn, numbered from 1 (player 0 plays the odd turns); in explicit c
 initial deal comes first as line ``0.``. A line ends exactly where its turn ends (after ``DX``,
 ``E``, or the draw: ``DD`` in seeded mode, the ``Deal`` after it in explicit mode).
 
-Example:
+Examples:
     >>> import random
     >>> from hatsuden_rules import apply, legal_moves, new_game
     >>> state, rng, moves = new_game(seed=5), random.Random(1), []
@@ -46,12 +46,14 @@ import attrs
 
 from ._apply import apply, new_game
 from ._errors import IllegalMoveError, InvalidInputError
+from ._json_bodies import FORMAT_VERSION, rules_body
+from ._json_reader import Reader, json_path
 from ._moves import MOVE_TYPES, Deal, DrawFromDeck, DrawFromDiscard, EndTurn, Move
+from ._notation_format import format_move, format_rules
+from ._notation_scan import NotationError, parse_move, parse_rules
 from ._rules import STANDARD, Rules, Tiebreak
 from ._scoring import Decision, score
 from ._state import Chance, EndReason, GameState
-from .notation import NotationError, format_move, format_rules, parse_move, parse_rules
-from .serialization import FORMAT_VERSION, Reader, json_path, rules_body
 
 __all__ = [
     "GameRecord",
@@ -113,7 +115,7 @@ def _instance(kind: type) -> Any:
 class GameResult:
     """How a game ended: the winner, what decided it, the totals and the end reason (R26, R29).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import Decision, EndReason
         >>> GameResult(winner=1, decided_by=Decision.TOTAL, totals=(3, 5),
         ...            end_reason=EndReason.STALL).totals
@@ -236,7 +238,7 @@ def record_game(
     Raises:
         ReplayError: A move is not legal.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import Deal, Card, Energy
         >>> record = record_game([Deal(Card(Energy.SOLAR, 1))])
         >>> record.seed, record.result, len(record.moves)
@@ -260,7 +262,7 @@ def replay(record: GameRecord) -> GameState:
         ReplayError: A move is not legal (`ply`, `move` and `rule` say which and why), or the
             stated result is not the game's.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import Pass
         >>> replay(GameRecord(seed=1, moves=(Pass(),)))
         Traceback (most recent call last):
@@ -383,7 +385,7 @@ def _lines(record: GameRecord) -> list[tuple[int, list[Move]]]:
 def format_record(record: GameRecord) -> str:
     """The canonical text form of a record (see the module docstring and NOTATION.md).
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import DrawFromDeck, Discard, Card, Energy, new_game
         >>> card = new_game(seed=3).hand(0)[0]
         >>> print(format_record(GameRecord(seed=3, moves=(Discard(card), DrawFromDeck()))))
@@ -627,7 +629,7 @@ def parse_record(text: str) -> GameRecord:
     Raises:
         NotationError: Malformed text; the message gives the line and column.
 
-    Example:
+    Examples:
         >>> record = parse_record('[Hatsuden "1"]\n[Rules "5/4/2/5/10/-/supply/retake/off"]\n'
         ...                       '[Seed "9"]\n[Result "*"]\n\n1. X S1, DD\n')
         >>> record.seed, [format_move(m) for m in record.moves]

@@ -12,7 +12,7 @@ Loading never executes anything and never trusts its input: a malformed or incon
 raises `InvalidDocumentError` (a `ValueError`) whose `field` is the JSON path of the problem,
 e.g. ``$.hands[1][3]``.
 
-Example:
+Examples:
     >>> from hatsuden_rules import new_game
     >>> state = new_game(seed=7)
     >>> text = to_json(state)
@@ -25,41 +25,25 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Final, Literal, NoReturn, TypeAlias, TypeVar, overload
+from typing import Any, Final, Literal, TypeAlias, overload
 
-from ._build import (
-    U64,
-    Path,
-    Problem,
-    StateParts,
-    build_observation,
-    build_state,
-    check_rules,
-    make_rules,
-    state_parts,
-)
-from ._cards import ROWS, Card, Cell, Energy, Tech
-from ._enums import GameEnum
 from ._errors import InvalidInputError
-from ._moves import MOVE_TYPES, Move
-from ._rules import Rules, Tiebreak
-from ._scoring import Decision, PlayerScore, Score
-from ._state import Chance, EndReason, GameState, Phase, Stack
-from .notation import (
-    format_card,
-    format_cell,
-    format_move,
-    format_seen_move,
-    parse_card,
-    parse_cell,
-    parse_move,
+from ._json_bodies import (
+    FORMAT_VERSION,
+    observation_body,
+    rules_body,
+    score_body,
+    state_body,
 )
-from .observation import Concealed, Observation, SeenMove, SeenStack
-
-if TYPE_CHECKING:  # pragma: no cover - records import this module
-    from .records import GameRecord
+from ._json_reader import InvalidDocumentError, Reader, _kind, load_json
+from ._moves import MOVE_TYPES, Move
+from ._notation_format import format_move
+from ._observation import Observation
+from ._rules import Rules
+from ._scoring import Score
+from ._state import GameState
+from .records import GameRecord, read_record, record_body
 
 __all__ = [
     "DOCUMENT_TYPES",
@@ -73,10 +57,6 @@ __all__ = [
     "to_json",
 ]
 
-#: The version of the JSON formats (and of the text notation); bumped on any incompatible change.
-FORMAT_VERSION: Final = 1
-"""The version of the JSON formats (and of the text notation); bumped on any incompatible change."""
-
 #: The document types, in the order of NOTATION.md.
 DOCUMENT_TYPES: Final = ("rules", "move", "state", "score", "observation", "record")
 """The document types, in the order of NOTATION.md."""
@@ -84,18 +64,6 @@ DOCUMENT_TYPES: Final = ("rules", "move", "state", "score", "observation", "reco
 #: A value that has a JSON document.
 Document: TypeAlias = Any  # Rules | Move | GameState | Score | Observation | GameRecord
 """A value that has a JSON document."""
-
-_T = TypeVar("_T")
-_E = TypeVar("_E", bound=GameEnum)
-
-
-class InvalidDocumentError(InvalidInputError):
-    """A malformed or inconsistent JSON document.
-
-    Attributes:
-        field: The JSON path of the problem, e.g. ``$.boards[0][3].cards[1]`` (``$`` for the
-            document itself).
-    """
 
 
 # -- encoding -------------------------------------------------------------------------------------
@@ -107,7 +75,7 @@ def to_dict(value: Document) -> dict[str, Any]:
     Raises:
         InvalidInputError: `value` has no JSON document.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import Card, Discard, Energy
         >>> to_dict(Discard(Card(Energy.WIND, 2)))
         {'type': 'move', 'format_version': 1, 'move': 'X W2'}
@@ -119,7 +87,7 @@ def to_dict(value: Document) -> dict[str, Any]:
 def to_json(value: Document, *, indent: int | None = None) -> str:
     """The JSON document of `value`: compact (canonical) by default, or indented.
 
-    Example:
+    Examples:
         >>> from hatsuden_rules import STANDARD
         >>> print(to_json(STANDARD, indent=1))
         {
@@ -157,144 +125,11 @@ def _encode(value: object) -> tuple[str, dict[str, Any]]:
         return "score", score_body(value)
     if type(value) is Observation:
         return "observation", observation_body(value)
-    from . import records  # records build on this module's helpers
-
-    if type(value) is records.GameRecord:
-        return "record", records.record_body(value)
+    if type(value) is GameRecord:
+        return "record", record_body(value)
     raise InvalidInputError(
         "value", f"no JSON document for {type(value).__name__} (one of {DOCUMENT_TYPES})"
     )
-
-
-def _techs(techs: Sequence[Tech]) -> list[str]:
-    return [tech.value for tech in sorted(techs, key=lambda t: t.index)]
-
-
-def rules_body(rules: Rules) -> dict[str, Any]:
-    """The fields of a rules document."""
-    return {
-        "energies": rules.energies,
-        "max_value": rules.max_value,
-        "copies": rules.copies,
-        "hand_size": rules.hand_size,
-        "city_demand": rules.city_demand,
-        "techs": _techs(tuple(rules.techs)),
-        "tiebreak": rules.tiebreak.value,
-        "allow_retake_discard": rules.allow_retake_discard,
-        "stall_limit": rules.stall_limit,
-    }
-
-
-def _stack(stack: Stack | None) -> dict[str, Any] | None:
-    if stack is None:
-        return None
-    return {
-        "cards": [format_card(card) for card in stack.cards],
-        "face_down": stack.face_down,
-        "flipped": stack.flipped,
-        "secret": stack.secret,
-        "downsized": stack.downsized,
-    }
-
-
-def _opt(value: _T | None, each: Callable[[_T], Any]) -> Any:
-    return None if value is None else each(value)
-
-
-def cards_json(cards: Sequence[Card]) -> list[str]:
-    """Cards in notation."""
-    return [format_card(card) for card in cards]
-
-
-def state_body(state: GameState) -> dict[str, Any]:
-    """The fields of a state document."""
-    p = state_parts(state)
-    return {
-        "rules": rules_body(p.rules),
-        "phase": p.phase.value,
-        "current_player": p.current_player,
-        "hands": [cards_json(hand) for hand in p.hands],
-        "deck": cards_json(p.deck),
-        "discards": cards_json(p.discards),
-        "boards": [[_stack(stack) for stack in board] for board in p.boards],
-        "tech_deck": _techs(p.tech_deck),
-        "tech_hands": [_techs(techs) for techs in p.tech_hands],
-        "accumulator": _opt(p.accumulator, lambda a: {"player": a[0], "row": a[1]}),
-        "smart": _opt(p.smart, lambda e: e.value),
-        "played_cell": _opt(p.played_cell, format_cell),
-        "turn_discard": _opt(p.turn_discard, format_card),
-        "pending_chance": _opt(p.pending_chance, lambda c: c.value),
-        "stall_count": p.stall_count,
-        "end_triggered_by": p.end_triggered_by,
-        "end_reason": _opt(p.end_reason, lambda r: r.value),
-        "rng_state": _opt(p.rng_state, str),
-        "known_cards": [cards_json(known) for known in p.known_cards],
-        "this_turn": [format_move(move) for move in p.this_turn],
-        "last_turn": [format_move(move) for move in p.last_turn],
-    }
-
-
-def observation_body(seen: Observation) -> dict[str, Any]:
-    """The fields of an observation document."""
-    techs = seen.rules._tables.techs
-    return {
-        "rules": rules_body(seen.rules),
-        "player": seen.player,
-        "phase": seen.phase.value,
-        "current_player": seen.current_player,
-        "hand": cards_json(seen.hand),
-        "tech_hand": [t.value for t in techs if t in seen.tech_hand],
-        "known_to_opponent": cards_json(seen.known_to_opponent),
-        "opponent_known": cards_json(seen.opponent_known),
-        "opponent_hand_size": seen.opponent_hand_size,
-        "opponent_tech_hand_size": seen.opponent_tech_hand_size,
-        "deck_size": seen.deck_size,
-        "tech_deck_size": seen.tech_deck_size,
-        "discards": cards_json(seen.discards),
-        "boards": [[_seen_stack(stack) for stack in board] for board in seen.boards],
-        "accumulator": _opt(seen.accumulator, lambda a: {"player": a[0], "row": a[1]}),
-        "smart": _opt(seen.smart, lambda e: e.value),
-        "played_cell": _opt(seen.played_cell, format_cell),
-        "turn_discard": _opt(seen.turn_discard, format_card),
-        "pending_chance": _opt(seen.pending_chance, lambda c: c.value),
-        "stall_count": seen.stall_count,
-        "end_triggered_by": seen.end_triggered_by,
-        "end_reason": _opt(seen.end_reason, lambda r: r.value),
-        "this_turn": [format_seen_move(move) for move in seen.this_turn],
-        "last_turn": [format_seen_move(move) for move in seen.last_turn],
-    }
-
-
-def _seen_stack(stack: SeenStack | None) -> dict[str, Any] | None:
-    if stack is None:
-        return None
-    return {
-        "cards": [None if card is None else format_card(card) for card in stack.cards],
-        "face_down": stack.face_down,
-        "flipped": stack.flipped,
-        "secret": stack.secret,
-        "downsized": stack.downsized,
-    }
-
-
-def score_body(sheet: Score) -> dict[str, Any]:
-    """The fields of a score document."""
-    return {
-        "players": [
-            {
-                "energy_points": player.energy_points,
-                "city_points": player.city_points,
-                "total": player.total,
-                "row_supply": list(player.row_supply),
-                "generation": list(player.generation),
-            }
-            for player in sheet.players
-        ],
-        "winner": sheet.winner,
-        "decided_by": sheet.decided_by.value,
-        "energy_winners": list(sheet.energy_winners),
-        "smart": _opt(sheet.smart, lambda e: e.value),
-    }
 
 
 # -- decoding -------------------------------------------------------------------------------------
@@ -321,7 +156,7 @@ def from_json(text: str | bytes, expected: str | None = None) -> Document:
         InvalidDocumentError: Not JSON, not a document, not of the expected type, malformed or
             inconsistent; `field` is the JSON path of the problem.
 
-    Example:
+    Examples:
         >>> from_json('{"type": "move", "format_version": 1, "move": "F 1W"}')
         Flip(cell=Cell(row=1, energy=Energy.WIND))
         >>> from_json('{"type": "move", "format_version": 1, "move": "F 2W"}')
@@ -331,41 +166,6 @@ def from_json(text: str | bytes, expected: str | None = None) -> Document:
 found '2' at position 2 of 'F 2W'
     """
     return from_dict(load_json(text), expected)
-
-
-def load_json(text: str | bytes) -> object:
-    """Parse JSON text strictly: no NaN or Infinity, no duplicate keys, bounded nesting.
-
-    Raises:
-        InvalidDocumentError: With path ``$``.
-    """
-    if not isinstance(text, str | bytes):
-        raise InvalidDocumentError("$", f"expected JSON text, got {type(text).__name__}")
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except RecursionError:
-        raise InvalidDocumentError("$", "JSON nested too deeply") from None
-    except _DuplicateKeyError as error:
-        raise InvalidDocumentError("$", f"duplicate key {error.args[0]!r}") from None
-    except ValueError as error:  # JSONDecodeError, bad UTF-8, integers too long to convert
-        raise InvalidDocumentError("$", f"not JSON: {error}") from None
-
-
-class _DuplicateKeyError(ValueError):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKeyError(key)
-        out[key] = value
-    return out
-
-
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 @overload
@@ -385,7 +185,7 @@ def from_dict(document: object, expected: str | None = None) -> Document: ...
 def from_dict(document: object, expected: str | None = None) -> Document:
     """The value of a parsed JSON document (see `from_json`).
 
-    Example:
+    Examples:
         >>> from_dict({"type": "move", "format_version": 1, "move": "DD"})
         DrawFromDeck()
     """
@@ -415,484 +215,13 @@ def from_dict(document: object, expected: str | None = None) -> Document:
         return r.score(body, "$")
     if kind == "observation":
         return r.observation(body, "$")
-    from .records import read_record
-
     return read_record(r, body, "$")
-
-
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def json_path(base: str, path: Path) -> str:
-    """``$`` plus a `Problem` path: ``("hands", 1, 3)`` is ``$.hands[1][3]``."""
-    out = base
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return out
-
-
-class Reader:
-    """Typed accessors over untrusted JSON values; every failure names its JSON path."""
-
-    def fail(self, path: str, message: str) -> NoReturn:
-        """Raise `InvalidDocumentError` at `path`."""
-        raise InvalidDocumentError(path, message)
-
-    def obj(self, value: object, path: str, keys: Sequence[str]) -> dict[str, Any]:
-        """An object with exactly these keys."""
-        if not isinstance(value, dict):
-            self.fail(path, f"expected an object, got {_kind(value)}")
-        for key in keys:
-            if key not in value:
-                self.fail(path, f"missing key {key!r}")
-        for key in value:
-            if key not in keys:
-                self.fail(f"{path}.{key}", f"unknown key {key!r}")
-        return value
-
-    def list_(self, value: object, path: str, length: int | None = None) -> list[Any]:
-        """An array, of exactly `length` items if given."""
-        if not isinstance(value, list):
-            self.fail(path, f"expected an array, got {_kind(value)}")
-        if length is not None and len(value) != length:
-            self.fail(path, f"expected {length} items, got {len(value)}")
-        return value
-
-    def int_(
-        self, value: object, path: str, low: int | None = None, high: int | None = None
-    ) -> int:
-        """An integer (not a boolean, not a float) in ``[low, high]``."""
-        if type(value) is not int:
-            self.fail(path, f"expected an integer, got {_kind(value)}")
-        if (low is not None and value < low) or (high is not None and value > high):
-            bounds = f"[{'' if low is None else low}, {'' if high is None else high}]"
-            self.fail(path, f"{value} is out of range {bounds}")
-        return value
-
-    def bool_(self, value: object, path: str) -> bool:
-        """A boolean."""
-        if type(value) is not bool:
-            self.fail(path, f"expected a boolean, got {_kind(value)}")
-        return value
-
-    def str_(self, value: object, path: str) -> str:
-        """A string."""
-        if type(value) is not str:
-            self.fail(path, f"expected a string, got {_kind(value)}")
-        return value
-
-    def enum(self, value: object, path: str, kind: type[_E]) -> _E:
-        """A member of `kind` written by its value."""
-        for member in kind:
-            if member.value == value:
-                return member
-        names = ", ".join(str(m.value) for m in kind)
-        raise InvalidDocumentError(path, f"expected one of {names}, got {value!r}")
-
-    def optional(self, value: object, read: Callable[[object], _T]) -> _T | None:
-        """None for null, else `read(value)`."""
-        return None if value is None else read(value)
-
-    def player(self, value: object, path: str) -> int:
-        """0 or 1."""
-        return self.int_(value, path, 0, ROWS - 1)
-
-    def u64(self, value: object, path: str) -> int:
-        """A 64-bit unsigned integer written as a decimal string."""
-        text = self.str_(value, path)
-        if not text.isascii() or not text.isdigit() or (len(text) > 1 and text[0] == "0"):
-            self.fail(path, f"expected a decimal string without leading zeros, got {text!r}")
-        if len(text) > 20 or int(text) >= U64:
-            self.fail(path, "must be below 2**64 (R32)")
-        return int(text)
-
-    def _notation(self, path: str, parse: Callable[[str], _T], value: object) -> _T:
-        text = self.str_(value, path)
-        try:
-            return parse(text)
-        except InvalidInputError as error:
-            message = str(error).split(": ", 1)[1]
-            self.fail(path, message)
-
-    def card(self, value: object, path: str) -> Card:
-        """A card in notation (syntax only: `build_state` checks it is in play)."""
-        return self._notation(path, lambda t: parse_card(t, None), value)
-
-    def cell(self, value: object, path: str) -> Cell:
-        """A cell in notation (syntax only)."""
-        return self._notation(path, lambda t: parse_cell(t, None), value)
-
-    def move(self, value: object, path: str, rules: Rules | None) -> Move:
-        """A move in notation, in play under `rules` unless None."""
-        return self._notation(path, lambda t: parse_move(t, rules), value)
-
-    def cards(self, value: object, path: str) -> tuple[Card, ...]:
-        """An array of cards."""
-        items = self.list_(value, path)
-        return tuple(self.card(item, f"{path}[{k}]") for k, item in enumerate(items))
-
-    def techs(self, value: object, path: str) -> tuple[Tech, ...]:
-        """An array of tech cards (order and duplicates are checked by the caller)."""
-        items = self.list_(value, path)
-        return tuple(self.enum(item, f"{path}[{k}]", Tech) for k, item in enumerate(items))
-
-    def pair(self, value: object, path: str, read: Callable[[object, str], _T]) -> tuple[_T, _T]:
-        """A two-item array, one item per player."""
-        items = self.list_(value, path, 2)
-        return (read(items[0], f"{path}[0]"), read(items[1], f"{path}[1]"))
-
-    # -- documents ------------------------------------------------------------------------------
-
-    def rules(self, value: object, path: str) -> Rules:
-        """A rules body (R31)."""
-        o = self.obj(value, path, _RULES_KEYS)
-        techs = self.techs(o["techs"], f"{path}.techs")
-        for k in range(1, len(techs)):
-            if techs[k].index <= techs[k - 1].index:
-                self.fail(f"{path}.techs[{k}]", "tech cards are listed once each, in order (R3)")
-        fields = {
-            key: self.int_(o[key], f"{path}.{key}", 1, 10**9)
-            for key in ("energies", "max_value", "copies", "hand_size", "city_demand")
-        }
-        # Read these before the try: their own errors already carry their JSON path.
-        tiebreak = self.enum(o["tiebreak"], f"{path}.tiebreak", Tiebreak)
-        retake = self.bool_(o["allow_retake_discard"], f"{path}.allow_retake_discard")
-        stall_limit = self.optional(
-            o["stall_limit"], lambda v: self.int_(v, f"{path}.stall_limit", 1, 10**9)
-        )
-        try:
-            rules = make_rules(
-                fields["energies"],
-                fields["max_value"],
-                fields["copies"],
-                fields["hand_size"],
-                fields["city_demand"],
-                frozenset(techs),
-                tiebreak,
-                retake,
-                stall_limit,
-            )
-            return check_rules(rules, ("copies",))
-        except InvalidInputError as error:
-            self.fail(f"{path}.{error.field}", str(error).split(": ", 1)[1])
-        except Problem as problem:
-            self.fail(json_path(path, problem.path), problem.message)
-
-    def stack(self, value: object, path: str) -> Stack | None:
-        """A stack object or null."""
-        if value is None:
-            return None
-        o = self.obj(value, path, ("cards", "face_down", "flipped", "secret", "downsized"))
-        return Stack(
-            self.cards(o["cards"], f"{path}.cards"),
-            self.bool_(o["face_down"], f"{path}.face_down"),
-            self.bool_(o["flipped"], f"{path}.flipped"),
-            self.bool_(o["secret"], f"{path}.secret"),
-            self.bool_(o["downsized"], f"{path}.downsized"),
-        )
-
-    def state(self, value: object, path: str) -> GameState:
-        """A state body, checked for consistency (see `hatsuden_rules.notation.parse_state`)."""
-        o = self.obj(value, path, _STATE_KEYS)
-        rules = self.rules(o["rules"], f"{path}.rules")
-        width = len(rules.cells)
-
-        def board(v: object, at: str) -> tuple[Stack | None, ...]:
-            cells = self.list_(v, at, width)
-            return tuple(self.stack(c, f"{at}[{k}]") for k, c in enumerate(cells))
-
-        def moves(v: object, at: str) -> tuple[Move, ...]:
-            items = self.list_(v, at)
-            return tuple(self.move(m, f"{at}[{k}]", None) for k, m in enumerate(items))
-
-        def accumulator(v: object) -> tuple[int, int]:
-            a = self.obj(v, f"{path}.accumulator", ("player", "row"))
-            return (
-                self.player(a["player"], f"{path}.accumulator.player"),
-                self.player(a["row"], f"{path}.accumulator.row"),
-            )
-
-        parts = StateParts(
-            rules=rules,
-            phase=self.enum(o["phase"], f"{path}.phase", Phase),
-            current_player=self.player(o["current_player"], f"{path}.current_player"),
-            hands=self.pair(o["hands"], f"{path}.hands", self.cards),
-            deck=self.cards(o["deck"], f"{path}.deck"),
-            discards=self.cards(o["discards"], f"{path}.discards"),
-            boards=self.pair(o["boards"], f"{path}.boards", board),
-            tech_deck=self.techs(o["tech_deck"], f"{path}.tech_deck"),
-            tech_hands=self.pair(o["tech_hands"], f"{path}.tech_hands", self.techs),
-            accumulator=self.optional(o["accumulator"], accumulator),
-            smart=self.optional(o["smart"], lambda v: self.enum(v, f"{path}.smart", Energy)),
-            played_cell=self.optional(
-                o["played_cell"], lambda v: self.cell(v, f"{path}.played_cell")
-            ),
-            turn_discard=self.optional(
-                o["turn_discard"], lambda v: self.card(v, f"{path}.turn_discard")
-            ),
-            pending_chance=self.optional(
-                o["pending_chance"], lambda v: self.enum(v, f"{path}.pending_chance", Chance)
-            ),
-            stall_count=self.int_(o["stall_count"], f"{path}.stall_count", 0, 10**9),
-            end_triggered_by=self.optional(
-                o["end_triggered_by"], lambda v: self.player(v, f"{path}.end_triggered_by")
-            ),
-            end_reason=self.optional(
-                o["end_reason"], lambda v: self.enum(v, f"{path}.end_reason", EndReason)
-            ),
-            rng_state=self.optional(o["rng_state"], lambda v: self.u64(v, f"{path}.rng_state")),
-            known_cards=self.pair(o["known_cards"], f"{path}.known_cards", self.cards),
-            this_turn=moves(o["this_turn"], f"{path}.this_turn"),
-            last_turn=moves(o["last_turn"], f"{path}.last_turn"),
-        )
-        try:
-            return build_state(parts)
-        except Problem as problem:
-            self.fail(json_path(path, problem.path), problem.message)
-
-    def seen_move(self, value: object, path: str) -> SeenMove:
-        """A move as seen, in notation (``?`` for a hidden card)."""
-        text = self.str_(value, path)
-        if text == "=?":
-            return Concealed("Deal")
-        if text == "=???":
-            return Concealed("DealTech")
-        for verb, kind in (("P ? ", "BuildPylon"), ("C* ? ", "Construct")):
-            if text.startswith(verb):
-                cell = text[len(verb) :]
-                return Concealed(kind, self._notation(path, lambda t: parse_cell(t, None), cell))
-        return self.move(text, path, None)
-
-    def observation(self, value: object, path: str) -> Observation:
-        """An observation body, checked: what its player sees of some consistent state."""
-        o = self.obj(value, path, _OBSERVATION_KEYS)
-        rules = self.rules(o["rules"], f"{path}.rules")
-        width = len(rules.cells)
-
-        def stack(v: object, at: str) -> SeenStack | None:
-            if v is None:
-                return None
-            s = self.obj(v, at, ("cards", "face_down", "flipped", "secret", "downsized"))
-            cards = self.list_(s["cards"], f"{at}.cards")
-            return SeenStack(
-                tuple(
-                    None if c is None else self.card(c, f"{at}.cards[{k}]")
-                    for k, c in enumerate(cards)
-                ),
-                self.bool_(s["face_down"], f"{at}.face_down"),
-                self.bool_(s["flipped"], f"{at}.flipped"),
-                self.bool_(s["secret"], f"{at}.secret"),
-                self.bool_(s["downsized"], f"{at}.downsized"),
-            )
-
-        def board(v: object, at: str) -> tuple[SeenStack | None, ...]:
-            cells = self.list_(v, at, width)
-            return tuple(stack(c, f"{at}[{k}]") for k, c in enumerate(cells))
-
-        def moves(v: object, at: str) -> tuple[SeenMove, ...]:
-            items = self.list_(v, at)
-            return tuple(self.seen_move(m, f"{at}[{k}]") for k, m in enumerate(items))
-
-        def accumulator(v: object) -> tuple[int, int]:
-            a = self.obj(v, f"{path}.accumulator", ("player", "row"))
-            return (
-                self.player(a["player"], f"{path}.accumulator.player"),
-                self.player(a["row"], f"{path}.accumulator.row"),
-            )
-
-        tech_hand = self.techs(o["tech_hand"], f"{path}.tech_hand")
-        for k in range(1, len(tech_hand)):
-            if tech_hand[k].index <= tech_hand[k - 1].index:
-                self.fail(f"{path}.tech_hand[{k}]", "tech cards are listed once each, in order")
-        limit = 10**9
-        seen = Observation(
-            rules,
-            self.player(o["player"], f"{path}.player"),
-            self.enum(o["phase"], f"{path}.phase", Phase),
-            self.player(o["current_player"], f"{path}.current_player"),
-            self.cards(o["hand"], f"{path}.hand"),
-            frozenset(tech_hand),
-            self.cards(o["known_to_opponent"], f"{path}.known_to_opponent"),
-            self.cards(o["opponent_known"], f"{path}.opponent_known"),
-            self.int_(o["opponent_hand_size"], f"{path}.opponent_hand_size", 0, limit),
-            self.int_(o["opponent_tech_hand_size"], f"{path}.opponent_tech_hand_size", 0, limit),
-            self.int_(o["deck_size"], f"{path}.deck_size", 0, limit),
-            self.int_(o["tech_deck_size"], f"{path}.tech_deck_size", 0, limit),
-            self.cards(o["discards"], f"{path}.discards"),
-            self.pair(o["boards"], f"{path}.boards", board),
-            self.optional(o["accumulator"], accumulator),
-            self.optional(o["smart"], lambda v: self.enum(v, f"{path}.smart", Energy)),
-            self.optional(o["played_cell"], lambda v: self.cell(v, f"{path}.played_cell")),
-            self.optional(o["turn_discard"], lambda v: self.card(v, f"{path}.turn_discard")),
-            self.optional(
-                o["pending_chance"], lambda v: self.enum(v, f"{path}.pending_chance", Chance)
-            ),
-            self.int_(o["stall_count"], f"{path}.stall_count", 0, limit),
-            self.optional(
-                o["end_triggered_by"], lambda v: self.player(v, f"{path}.end_triggered_by")
-            ),
-            self.optional(o["end_reason"], lambda v: self.enum(v, f"{path}.end_reason", EndReason)),
-            moves(o["this_turn"], f"{path}.this_turn"),
-            moves(o["last_turn"], f"{path}.last_turn"),
-        )
-        try:
-            return build_observation(seen)
-        except Problem as problem:
-            self.fail(json_path(path, problem.path), problem.message)
-
-    def score(self, value: object, path: str) -> Score:
-        """A score body, checked for consistency (R27-R29)."""
-        o = self.obj(value, path, ("players", "winner", "decided_by", "energy_winners", "smart"))
-        winners_raw = self.list_(o["energy_winners"], f"{path}.energy_winners")
-        width = len(winners_raw)
-        if not 1 <= width <= len(Energy):
-            self.fail(f"{path}.energy_winners", f"one item per energy in play (1 to {len(Energy)})")
-        energy_winners = tuple(
-            None if w is None else self.player(w, f"{path}.energy_winners[{k}]")
-            for k, w in enumerate(winners_raw)
-        )
-        smart = self.optional(o["smart"], lambda v: self.enum(v, f"{path}.smart", Energy))
-        if smart is not None and smart.column >= width:
-            self.fail(f"{path}.smart", f"{smart.value} is not an energy in play (R20)")
-
-        def sheet(v: object, at: str) -> PlayerScore:
-            s = self.obj(
-                v, at, ("energy_points", "city_points", "total", "row_supply", "generation")
-            )
-            supply = self.list_(s["row_supply"], f"{at}.row_supply", 2)
-            generation = self.list_(s["generation"], f"{at}.generation", width)
-            sheet = PlayerScore(
-                energy_points=self.int_(s["energy_points"], f"{at}.energy_points", 0, width + 1),
-                city_points=self.int_(s["city_points"], f"{at}.city_points", -ROWS, ROWS),
-                total=self.int_(s["total"], f"{at}.total"),
-                row_supply=(
-                    self.int_(supply[0], f"{at}.row_supply[0]", 0),
-                    self.int_(supply[1], f"{at}.row_supply[1]", 0),
-                ),
-                generation=tuple(
-                    self.int_(g, f"{at}.generation[{k}]", 0) for k, g in enumerate(generation)
-                ),
-            )
-            if sheet.total != sheet.energy_points + sheet.city_points:
-                self.fail(f"{at}.total", "total = energy_points + city_points (R29)")
-            return sheet
-
-        players = self.pair(o["players"], f"{path}.players", sheet)
-        for e in range(width):  # R27
-            a, b = players[0].generation[e], players[1].generation[e]
-            if energy_winners[e] != (None if a == b else (0 if a > b else 1)):
-                self.fail(f"{path}.energy_winners[{e}]", "the higher generation wins it (R27)")
-        for p in (0, 1):
-            points = sum(
-                2 if smart is not None and smart.column == e else 1
-                for e in range(width)
-                if energy_winners[e] == p
-            )
-            if players[p].energy_points != points:
-                self.fail(f"{path}.players[{p}].energy_points", f"is {points} (R20, R27)")
-        winner = self.player(o["winner"], f"{path}.winner")
-        decided_by = self.enum(o["decided_by"], f"{path}.decided_by", Decision)
-        expected = _decide(players, decided_by)
-        if expected is None:
-            self.fail(f"{path}.decided_by", f"{decided_by.value} did not decide this score (R29)")
-        if winner != expected:
-            self.fail(f"{path}.winner", f"player {expected} wins this score (R29)")
-        return Score(players, winner, decided_by, energy_winners, smart)
-
-
-def _decide(players: tuple[PlayerScore, PlayerScore], decided_by: Decision) -> int | None:
-    """The winner if `decided_by` can have decided these sheets (R29), else None."""
-    a, b = players
-    totals = (a.total, b.total)
-    cities = (a.city_points, b.city_points)
-    supplies = (sum(a.row_supply), sum(b.row_supply))
-    if decided_by is Decision.TOTAL:
-        return None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
-    if totals[0] != totals[1]:
-        return None
-    if decided_by is Decision.SECOND_PLAYER:
-        return 1 if cities[0] == cities[1] or supplies[0] == supplies[1] else None
-    pair = cities if decided_by is Decision.CITY_POINTS else supplies
-    return None if pair[0] == pair[1] else (0 if pair[0] > pair[1] else 1)
-
-
-_RULES_KEYS: Final = (
-    "energies",
-    "max_value",
-    "copies",
-    "hand_size",
-    "city_demand",
-    "techs",
-    "tiebreak",
-    "allow_retake_discard",
-    "stall_limit",
-)
-_OBSERVATION_KEYS: Final = (
-    "rules",
-    "player",
-    "phase",
-    "current_player",
-    "hand",
-    "tech_hand",
-    "known_to_opponent",
-    "opponent_known",
-    "opponent_hand_size",
-    "opponent_tech_hand_size",
-    "deck_size",
-    "tech_deck_size",
-    "discards",
-    "boards",
-    "accumulator",
-    "smart",
-    "played_cell",
-    "turn_discard",
-    "pending_chance",
-    "stall_count",
-    "end_triggered_by",
-    "end_reason",
-    "this_turn",
-    "last_turn",
-)
-_STATE_KEYS: Final = (
-    "rules",
-    "phase",
-    "current_player",
-    "hands",
-    "deck",
-    "discards",
-    "boards",
-    "tech_deck",
-    "tech_hands",
-    "accumulator",
-    "smart",
-    "played_cell",
-    "turn_discard",
-    "pending_chance",
-    "stall_count",
-    "end_triggered_by",
-    "end_reason",
-    "rng_state",
-    "known_cards",
-    "this_turn",
-    "last_turn",
-)
 
 
 def load_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema (2020-12) shipped for a document type, or ``"common"`` (shared defs).
 
-    Example:
+    Examples:
         >>> load_schema("state")["$id"]
         'urn:hatsuden-rules:schema:state'
     """

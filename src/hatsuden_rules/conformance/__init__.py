@@ -18,8 +18,8 @@ Examples:
 """
 
 from ._adapter import handle
-from ._groups import generate
 from ._runner import Adapter, AdapterError, check_response, default_vectors_dir, main, run
+from ._suite import generate
 from ._trace import Trace, cited_by_tests, rule_titles, trace
 from ._vectors import FORMAT_VERSION, GROUPS, NOTES, Vector, load_vectors, make_vector
 

@@ -37,6 +37,7 @@ from .._moves import (
     DrawTech,
     EndTurn,
     Flip,
+    FlipSet,
     Improve,
     Move,
     Pass,
@@ -56,7 +57,7 @@ from ._games import RULE_SETS, Ply, play_game
 from ._invalid import invalid_vectors
 from ._vectors import GROUPS, Vector, make_vector
 
-__all__ = ["generate"]
+__all__ = ["core_vectors"]
 
 _T = TypeVar("_T")
 _MASK: Final = (1 << 64) - 1
@@ -73,6 +74,7 @@ _KIND_RULES: Final[dict[type, tuple[str, ...]]] = {
     DrawTech: ("R17",),
     DeclineTech: ("R17",),
     Flip: ("R21",),
+    FlipSet: ("R21", "R41"),
     DrawFromDeck: ("R22",),
     DrawFromDiscard: ("R22",),
     EndTurn: ("R22",),
@@ -81,7 +83,7 @@ _KIND_RULES: Final[dict[type, tuple[str, ...]]] = {
     Deal: ("R6",),
     DealTech: ("R6", "R17"),
 }
-_GRID_MOVES: Final = (Construct, Improve, Downsize, BuildPylon, Flip)
+_GRID_MOVES: Final = (Construct, Improve, Downsize, BuildPylon, Flip, FlipSet)
 _PHASE_RULES: Final[dict[Phase, tuple[str, ...]]] = {
     Phase.CHANCE: ("R6",),
     Phase.ACTION: ("R9",),
@@ -122,10 +124,15 @@ def _rules_flags(rules: Rules) -> set[str]:
     """``Standard``, ``Variant`` (one option of the printed game changed) or ``Reduced``."""
     if rules == STANDARD:
         return {"Standard"}
+    options = set()
+    if rules.tech_timing is not STANDARD.tech_timing:
+        options.add("PlaceAtOnce")  # R40
+    if rules.overflow is not STANDARD.overflow:
+        options.add("AnySet")  # R41
     size = (rules.energies, rules.max_value, rules.copies, rules.hand_size, rules.city_demand)
     if size == (5, 4, 2, 5, 10):
-        return {"Variant"}
-    return {"Reduced"}
+        return {"Variant"} | options
+    return {"Reduced"} | options
 
 
 def _rules_refs(rules: Rules) -> set[str]:
@@ -136,6 +143,10 @@ def _rules_refs(rules: Rules) -> set[str]:
         refs.add("R1")
     if rules.techs != STANDARD.techs:
         refs.add("R3")
+    if rules.tech_timing is not STANDARD.tech_timing:
+        refs.add("R40")
+    if rules.overflow is not STANDARD.overflow:
+        refs.add("R41")
     return refs
 
 
@@ -808,11 +819,10 @@ def _perft_vectors(mid_states: list[GameState]) -> Iterator[Vector]:
 # -- everything ---------------------------------------------------------------------------------
 
 
-def generate() -> list[Vector]:
-    """Every vector of the suite, group by group, in a fixed order.
+def core_vectors() -> list[Vector]:
+    """The vectors of the rule sets of `RULE_SETS`, group by group, in a fixed order.
 
-    Examples:
-        >>> vectors = generate()  # doctest: +SKIP
+    `_suite.generate` appends the variants' vectors (`_variants`) to each group.
     """
     seeded = list(_games(6, seeded=True, policy_offset=1))
     explicit = list(_games(10, seeded=False, policy_offset=2))

@@ -46,6 +46,7 @@ GROUPS: Final = (
 NOTES: Final = MappingProxyType(
     {
         "Accumulator": "The Accumulator lies on a city (R19): that city tolerates one more.",
+        "AnySet": "Rules with overflow = ANY_SET: the plants to flip are chosen at once (R41).",
         "Chance": "The state is in CHANCE: its moves are chance outcomes (R6).",
         "Control": "A well-formed input that MUST be accepted: a control for the malformed ones.",
         "DecidedByCityPoints": "Equal totals; tie-break 1 on city points decided (R29).",
@@ -75,6 +76,9 @@ NOTES: Final = MappingProxyType(
         "Notation": "The input is text notation (NOTATION.md).",
         "OpponentPylon": "The opponent has a pylon built from hand: its card is hidden (R14, R37).",
         "OpponentSecret": "The opponent has a secret card on the board (R11, R37).",
+        "PlaceAtOnce": (
+            "tech_timing = PLACE_AT_ONCE: a drawn Accumulator or Smart is placed first (R40)."
+        ),
         "Reduced": "Reduced rules: fewer energies, values, copies or cards in hand (R31).",
         "ResolvesOverflow": "The move brings the overflowing row within tolerance: DRAW (R21).",
         "SampleState": "sample_state: a reproducible state consistent with an observation (R38).",
@@ -90,7 +94,9 @@ NOTES: Final = MappingProxyType(
         "TiebreakSupply": "Rules with tiebreak = SUPPLY (R29).",
         "TriggersEnd": "The move ends a turn with the mover's grid full: the end triggers (R24).",
         "Unfinished": "The game is not over: the score is as if it ended now.",
-        "Variant": "The printed game with one option changed (tie-break, retake, stall, techs).",
+        "Variant": (
+            "The printed game with an option changed (tie-break, retake, stall, techs, R40, R41)."
+        ),
         "WrongPhase": "The move is not a move of the current phase (R9).",
         "ZeroWeight": "A weight list containing zeros: those outcomes are never picked (R33).",
     }

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from .._rules import RULES_VERSION
 from ..serialization import FORMAT_VERSION as DOCUMENT_FORMAT_VERSION
-from ._groups import generate
+from ._suite import generate
 from ._trace import gaps_text, trace
 from ._vectors import FORMAT_VERSION, GROUPS, NOTES, Vector
 

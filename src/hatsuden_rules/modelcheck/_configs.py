@@ -13,7 +13,7 @@ from typing import Final
 
 import attrs
 
-from .. import Rules, Tech
+from .. import Overflow, Rules, Tech, TechTiming
 
 __all__ = ["CONFIGS", "POSITION_CONFIGS"]
 
@@ -52,6 +52,31 @@ CONFIGS: Final = MappingProxyType(
         # `make verify-big`: the medium game with all four tech cards and a stall limit of 4:
         # over 10^7 states, which the compact state store keeps in a few GB.
         "large": attrs.evolve(_MEDIUM, techs=frozenset(Tech), stall_limit=4),
+        # The rule variants (R40, R41), each on a game where it decides something.
+        # `make verify-variants`: the medium game with the Accumulator and Smart, both placed
+        # as soon as drawn (R40), also in OVERFLOW, where the Accumulator may absorb it.
+        "medium-place-at-once": attrs.evolve(
+            _MEDIUM,
+            techs=frozenset({Tech.ACCUMULATOR, Tech.SMART}),
+            tech_timing=TechTiming.PLACE_AT_ONCE,
+        ),
+        # `make verify-variants`: the medium game with FlipSet (R41); its rows have one other
+        # cell, so each set is one plant.
+        "medium-any-set": attrs.evolve(_MEDIUM, overflow=Overflow.ANY_SET),
+        # `make verify-variants-big`: three columns, all cards worth 1, demand 1: a third plant
+        # in a row overflows it, and either other plant or both may be flipped (R41). A stall
+        # limit of 2 lets a discard be taken and a grid be filled (with 1, neither happens).
+        "wide-any-set": Rules(
+            energies=3,
+            max_value=1,
+            copies=2,
+            hand_size=1,
+            city_demand=1,
+            techs=frozenset(),
+            allow_retake_discard=False,
+            stall_limit=2,
+            overflow=Overflow.ANY_SET,
+        ),
         # `make test`: two-card hands and all four tech cards, so that every move kind comes with
         # real choices (which card to play, which discard to take back, which card to keep);
         # checked by position with the fingerprint engine (`POSITION_CONFIGS`).
@@ -61,7 +86,8 @@ CONFIGS: Final = MappingProxyType(
         "huge": attrs.evolve(_CHOICE, copies=2),
     }
 )
-"""The configurations `hatsuden-check --config NAME` knows, smallest first."""
+"""The configurations `hatsuden-check --config NAME` knows: the core ones smallest first, then the
+rule variants' (R40, R41), then those checked by position (`POSITION_CONFIGS`)."""
 
 POSITION_CONFIGS: Final = frozenset({"choice", "huge"})
 """The named configurations searched by position with the fingerprint engine by default

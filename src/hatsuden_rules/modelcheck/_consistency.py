@@ -12,6 +12,7 @@ from typing import Final
 
 from .. import (
     BuildPylon,
+    Cell,
     Chance,
     Construct,
     Deal,
@@ -19,6 +20,7 @@ from .. import (
     Downsize,
     DrawTech,
     Flip,
+    FlipSet,
     GameState,
     Improve,
     Move,
@@ -27,10 +29,11 @@ from .. import (
     PlaceSmart,
     Rules,
     Tech,
+    TechTiming,
 )
 from .._state import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
 
-__all__ = ["HIDDEN_PYLON", "consistency_problems"]
+__all__ = ["HIDDEN_PYLON", "at_once_problems", "consistency_problems"]
 
 HIDDEN_PYLON: Final = FACE_DOWN  # flags of a pylon built from hand: face down, not flipped
 
@@ -46,7 +49,10 @@ def consistency_problems(state: GameState) -> list[str]:
     must); and the turn logs agree with the state (R36): a logged BuildPylon or Construct names
     the card in its cell, a DrawTech after a secret Construct means a `max_value` (R17), a
     logged Deal is an unknown card of its receiver's hand, a logged DealTech a tech card held or
-    placed later in the turn, and before each logged Flip the row exceeded its tolerance (R21).
+    placed later in the turn, and before each logged Flip or FlipSet the row exceeded its
+    tolerance (R21, R41). With ``tech_timing=PLACE_AT_ONCE`` (R40) an Accumulator or Smart card
+    is held only by the mover, in OVERFLOW or DRAW, right after its DealTech, and every logged
+    placement comes right after the DealTech of its card.
 
     Examples:
         >>> from hatsuden_rules import new_game
@@ -97,6 +103,43 @@ def consistency_problems(state: GameState) -> list[str]:
                 problems.append(f"R9: player {seat}'s row {row} exceeds its tolerance in {phase}")
     for log, owner in ((state._this_turn, mover), (state._last_turn, 1 - mover)):
         problems.extend(_log_problems(state, log, owner))
+    if rules.tech_timing is TechTiming.PLACE_AT_ONCE:
+        problems.extend(at_once_problems(state))
+    return problems
+
+
+_AT_ONCE: Final = {Tech.ACCUMULATOR: PlaceAccumulator, Tech.SMART: PlaceSmart}
+
+
+def at_once_problems(state: GameState) -> list[str]:
+    """R40 with PLACE_AT_ONCE: a drawn Accumulator or Smart card is placed at once."""
+    problems: list[str] = []
+    mover, log = state.current_player, state._this_turn
+    for seat in (0, 1):
+        for tech in _AT_ONCE:
+            if tech not in state._tech_hands[seat]:
+                continue
+            just_drawn = (
+                seat == mover
+                and state.phase in (Phase.OVERFLOW, Phase.DRAW)
+                and bool(log)
+                and log[-1] == DealTech(tech)
+            )
+            if not just_drawn:
+                problems.append(f"R40: player {seat} holds {tech.name} after their next move")
+    for log, owner in ((state._this_turn, mover), (state._last_turn, 1 - mover)):
+        for n, move in enumerate(log):
+            if isinstance(move, PlaceAccumulator | PlaceSmart):
+                tech = Tech.ACCUMULATOR if isinstance(move, PlaceAccumulator) else Tech.SMART
+                if n == 0 or log[n - 1] != DealTech(tech):
+                    problems.append(f"R40: player {owner} placed {tech.name} not at once")
+            elif (
+                isinstance(move, DealTech)
+                and move.tech in _AT_ONCE
+                and n + 1 < len(log)
+                and not isinstance(log[n + 1], _AT_ONCE[move.tech])
+            ):
+                problems.append(f"R40: player {owner} did not place {move.tech.name} at once")
     return problems
 
 
@@ -166,14 +209,14 @@ def _log_problems(state: GameState, log: tuple[Move, ...], owner: int) -> list[s
             }
             if move.tech not in state._tech_hands[owner] and move.tech not in later:
                 problems.append(f"R36: the logged {move} is neither held nor placed")
-        elif isinstance(move, Flip):
+        elif isinstance(move, Flip | FlipSet):
             before = list(board)
             for m in log[n:]:  # undo this flip and the later ones
-                if isinstance(m, Flip):
-                    c = t.cell_index[m.cell]
+                for cell in _flipped_cells(m):
+                    c = t.cell_index[cell]
                     raw = before[c]
                     before[c] = (raw[0] & ~(FACE_DOWN | FLIPPED), *raw[1:])
-            row = move.cell.row
+            row = _flipped_cells(move)[0].row
             supply = sum(_top_value(raw, t.card_value) for raw in before[row * width :][:width])
             placed_later = any(
                 isinstance(m, PlaceAccumulator) and m.row == row for m in log[n + 1 :]
@@ -184,3 +227,11 @@ def _log_problems(state: GameState, log: tuple[Move, ...], owner: int) -> list[s
             if supply <= tolerance:
                 problems.append(f"R21: {move} was logged, but the row was within its tolerance")
     return problems
+
+
+def _flipped_cells(move: Move) -> tuple[Cell, ...]:
+    if isinstance(move, Flip):
+        return (move.cell,)
+    if isinstance(move, FlipSet):
+        return move.cells
+    return ()

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 import attrs
 
-from .. import GameState, Rules, Tech, to_dict
+from .. import GameState, Overflow, Rules, Tech, TechTiming, to_dict
 from ._configs import CONFIGS
 from ._consistency import consistency_problems
 from ._explore import check
@@ -37,6 +37,32 @@ INFORMATION_CONFIGS: Final = MappingProxyType(
         ),
         "medium": CONFIGS["medium"],
         "large": CONFIGS["large"],
+        # R40: small-secret's cards with the Accumulator and Down, the Accumulator placed as soon
+        # as drawn: an opponent's tech card is Down unless it was drawn this very move.
+        "small-place-at-once": Rules(
+            energies=1,
+            max_value=2,
+            copies=3,
+            hand_size=1,
+            city_demand=1,
+            techs=frozenset({Tech.ACCUMULATOR, Tech.DOWN}),
+            allow_retake_discard=True,
+            stall_limit=1,
+            tech_timing=TechTiming.PLACE_AT_ONCE,
+        ),
+        # R41: two columns, Secret Build, demand 1: overflows are frequent and FlipSets bound or
+        # flip a secret card (R38).
+        "secret-any-set": Rules(
+            energies=2,
+            max_value=2,
+            copies=1,
+            hand_size=1,
+            city_demand=1,
+            techs=frozenset({Tech.SECRET_BUILD}),
+            allow_retake_discard=False,
+            stall_limit=2,
+            overflow=Overflow.ANY_SET,
+        ),
     }
 )
 

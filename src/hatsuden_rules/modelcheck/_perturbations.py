@@ -22,9 +22,10 @@ from .. import (
     PlaceAccumulator,
     PlaceSmart,
     Tech,
+    TechTiming,
 )
 from .._state import FACE_DOWN, FLIPPED, SECRET
-from ._consistency import consistency_problems
+from ._consistency import at_once_problems, consistency_problems
 
 __all__ = ["KINDS", "Slot", "perturbations"]
 
@@ -213,6 +214,7 @@ def _card_perturbations(state: GameState, player: int) -> Iterator[tuple[str, Ga
                             continue
                         yield kind, changed
     held, tech_deck = state._tech_hands[q], state._tech_deck
+    at_once = state.rules.tech_timing is TechTiming.PLACE_AT_ONCE
     for out in sorted(held, key=lambda tech: tech.index):
         for into in tech_deck:
             deck_set = (set(tech_deck) - {into}) | {out}
@@ -223,7 +225,11 @@ def _card_perturbations(state: GameState, player: int) -> Iterator[tuple[str, Ga
                     DealTech(into) if isinstance(m, DealTech) and m.tech is out else m for m in log
                 ),
             }
-            yield "tech", _evolve(state, **changes)
+            changed = _evolve(state, **changes)
+            if at_once and at_once_problems(changed):
+                yield "skipped tech", changed  # R40: this tech hand is impossible
+                continue
+            yield "tech", changed
     for n, move in enumerate(log):
         if isinstance(move, Deal):
             for z in dict.fromkeys(unknown):
@@ -239,7 +245,11 @@ def _card_perturbations(state: GameState, player: int) -> Iterator[tuple[str, Ga
             for tech in Tech:
                 if tech is not move.tech and (tech in held or tech in placed):
                     other = (*log[:n], DealTech(tech), *log[n + 1 :])
-                    yield "dealtech-record", _with_log(state, name, other)
+                    changed = _with_log(state, name, other)
+                    if at_once and at_once_problems(changed):
+                        yield "skipped dealtech-record", changed  # R40: impossible log
+                        continue
+                    yield "dealtech-record", changed
 
 
 def _generator_perturbations(state: GameState) -> Iterator[tuple[str, GameState]]:

@@ -40,11 +40,13 @@ from .. import (
     EndTurn,
     GameState,
     Move,
+    Overflow,
     Phase,
     PlaceAccumulator,
     PlaceSmart,
     Rules,
     Tech,
+    TechTiming,
     Tiebreak,
     apply,
     chance_outcomes,
@@ -53,6 +55,7 @@ from .. import (
     new_game,
     score,
 )
+from ._variant_properties import variant_problems
 
 __all__ = [
     "DETERMINISM_EVERY",
@@ -218,6 +221,10 @@ class Properties:
         self._scores: dict[tuple[int, int], _Score] = {}
         self._scored: set[tuple[int, int]] = set()
         self._transitions = 0
+        # R40, R41: the variants' own invariants, run only when an option is on.
+        self._variants = (
+            rules.tech_timing is not TechTiming.KEEP or rules.overflow is not Overflow.ONE_AT_A_TIME
+        )
 
     # -- identity -------------------------------------------------------------------------------
 
@@ -578,6 +585,10 @@ class Properties:
             ) != (oracle.winner, oracle.decision):
                 message = f"score() gives {sheet}; the rules give {oracle.totals} {oracle.decision}"
                 problems = [*problems, ("R29", message)]
+        if self._variants:
+            extra = variant_problems(state, moves)
+            if extra:
+                problems = [*problems, *extra]
         trigger = table.trigger
         if trigger is not None and not grids.full[trigger]:
             problems = [

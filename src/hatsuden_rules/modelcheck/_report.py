@@ -12,7 +12,7 @@ import attrs
 
 import hatsuden_rules
 
-from .. import Decision, EndReason, Move, Phase, Rules, Tech, to_dict
+from .. import Decision, EndReason, Move, Overflow, Phase, Rules, Tech, TechTiming, to_dict
 from ..notation import format_move
 from ._result import CheckResult, Violation
 
@@ -29,6 +29,7 @@ __all__ = [
     "rules_expression",
     "rules_json",
     "rules_line",
+    "variants_dict",
 ]
 
 _RULE_FIELDS = tuple(field.name for field in attrs.fields(Rules) if field.init)
@@ -45,7 +46,7 @@ def rules_dict(rules: Rules) -> dict[str, Any]:
         >>> rules_dict(Rules())["techs"]
         ['ACCUMULATOR', 'DOWN', 'SECRET_BUILD', 'SMART']
     """
-    return {
+    fields: dict[str, Any] = {
         "energies": rules.energies,
         "max_value": rules.max_value,
         "copies": rules.copies,
@@ -56,6 +57,20 @@ def rules_dict(rules: Rules) -> dict[str, Any]:
         "allow_retake_discard": rules.allow_retake_discard,
         "stall_limit": rules.stall_limit,
     }
+    return fields | variants_dict(rules)
+
+
+def variants_dict(rules: Rules) -> dict[str, str]:
+    """The variant options of `rules` not at their defaults (R40, R41), enums by name.
+
+    Left out at their defaults, so that the figures of every earlier configuration stand.
+    """
+    out = {}
+    if rules.tech_timing is not TechTiming.KEEP:
+        out["tech_timing"] = rules.tech_timing.name
+    if rules.overflow is not Overflow.ONE_AT_A_TIME:
+        out["overflow"] = rules.overflow.name
+    return out
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from .. import Decision, EndReason, Move, Phase, Rules, Tech, Tiebreak
+from .. import Decision, EndReason, Move, Overflow, Phase, Rules, Tech, Tiebreak
 from ._configs import CONFIGS
 
 __all__ = [
@@ -108,9 +108,9 @@ def required_events(rules: Rules) -> set[str]:
         if tech in techs:
             kinds.add(kind)
     if rules.energies >= 2 and rules.energies * rules.max_value > rules.tolerance:
-        kinds.add("Flip")
+        kinds.add("FlipSet" if rules.overflow is Overflow.ANY_SET else "Flip")  # R41
     phases = {f"phase {p.name}" for p in Phase}
-    if "Flip" not in kinds:
+    if not {"Flip", "FlipSet"} & kinds:
         phases.discard("phase OVERFLOW")
     if not techs:
         phases.discard("phase TECH")

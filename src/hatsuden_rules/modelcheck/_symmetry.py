@@ -26,6 +26,7 @@ from .. import (
     Construct,
     Downsize,
     Flip,
+    FlipSet,
     GameState,
     Improve,
     Move,
@@ -106,6 +107,8 @@ def map_move(move: Move, mover: int, mask: int) -> Move:
         return attrs.evolve(move, cell=_other_row(move.cell))
     if isinstance(move, Flip):
         return Flip(_other_row(move.cell))
+    if isinstance(move, FlipSet):
+        return FlipSet(tuple(_other_row(cell) for cell in move.cells))
     if isinstance(move, PlaceAccumulator):
         return PlaceAccumulator(1 - move.row)
     return move

@@ -131,7 +131,8 @@ def format_report(name: str, report: InformationReport) -> str:
     for kind, n in report.perturbations.items():
         lines.append(f"    {kind:<18} {n:>12,}")
     for kind, n in report.skipped_perturbations.items():
-        lines.append(f"    skipped {kind:<10} {n:>12,} (the new secret card would be inconsistent)")
+        why = "the new secret card" if kind.startswith("secret") else "R40: the tech hand or log"
+        lines.append(f"    skipped {kind:<10} {n:>12,} ({why} would be inconsistent)")
     lines.append(
         f"  sampling                {report.samples:,} samples, "
         f"{report.unreachable_samples:,} not reachable"

@@ -15,7 +15,7 @@ import attrs
 
 from .._cards import Tech
 from .._errors import InvalidRulesError
-from .._rules import Rules, Tiebreak
+from .._rules import Overflow, Rules, TechTiming, Tiebreak
 
 __all__ = [
     "GAME_NAME",
@@ -73,18 +73,23 @@ def _decode_techs(value: object) -> object:
     return frozenset(known[name] for name in names)
 
 
-def _encode_tiebreak(value: object) -> ParameterValue:
-    assert isinstance(value, Tiebreak)
+def _encode_enum(value: object) -> ParameterValue:
+    assert isinstance(value, Tiebreak | TechTiming | Overflow)
     return value.name
 
 
-def _decode_tiebreak(value: object) -> object:
-    names = {tiebreak.name: tiebreak for tiebreak in Tiebreak}
-    if type(value) is not str or value not in names:
-        raise InvalidRulesError(
-            "tiebreak", f"must be one of {', '.join(names)}, got {value!r} (R29)"
-        )
-    return names[value]
+def _decode_enum(
+    name: str, kind: type[Tiebreak | TechTiming | Overflow], rule: str
+) -> Callable[[object], object]:
+    def decode(value: object) -> object:
+        names = {member.name: member for member in kind}
+        if type(value) is not str or value not in names:
+            raise InvalidRulesError(
+                name, f"must be one of {', '.join(names)}, got {value!r} ({rule})"
+            )
+        return names[value]
+
+    return decode
 
 
 def _encode_bool(value: object) -> ParameterValue:
@@ -138,9 +143,11 @@ PARAMETERS: Final = (
     Parameter("hand_size", _encode_int, _int("hand_size")),
     Parameter("city_demand", _encode_int, _int("city_demand")),
     Parameter("techs", _encode_techs, _decode_techs),
-    Parameter("tiebreak", _encode_tiebreak, _decode_tiebreak),
+    Parameter("tiebreak", _encode_enum, _decode_enum("tiebreak", Tiebreak, "R29")),
     Parameter("allow_retake_discard", _encode_bool, _decode_bool("allow_retake_discard")),
     Parameter("stall_limit", _encode_stall, _decode_stall),
+    Parameter("tech_timing", _encode_enum, _decode_enum("tech_timing", TechTiming, "R40")),
+    Parameter("overflow", _encode_enum, _decode_enum("overflow", Overflow, "R41")),
 )
 
 _BY_NAME: Final = {parameter.name: parameter for parameter in PARAMETERS}

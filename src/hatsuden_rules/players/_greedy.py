@@ -16,6 +16,7 @@ from .._moves import (
     DrawFromDiscard,
     DrawTech,
     Flip,
+    FlipSet,
     Move,
     PlaceAccumulator,
     PlaceSmart,
@@ -74,6 +75,8 @@ class GreedyPlayer:
             return _DRAW_TECH if _DRAW_TECH in moves else moves[0]
         state = sample_state(observation, rng)
         noise = rng.next()[0] ^ 0x5DEECE66D
+        if all(isinstance(m, PlaceAccumulator | PlaceSmart) for m in moves):
+            return _best(state, moves, observation.player, noise)  # R40: owed placements
         if observation.phase is Phase.DRAW:
             return _draw(observation, state, moves)
         return _best(state, moves, observation.player, noise)
@@ -91,9 +94,11 @@ def _finish(state: GameState, player: int, noise: int) -> GameState:
         if state.phase is Phase.TECH:
             state = apply(state, _DECLINE_TECH)
         elif state.phase is Phase.OVERFLOW:
-            moves = [
-                m for m in legal_moves(state) if isinstance(m, Flip | PlaceAccumulator)
+            moves: list[Move] = [
+                m for m in legal_moves(state) if isinstance(m, Flip | FlipSet | PlaceAccumulator)
             ]  # placements of Smart do not resolve an overflow
+            if not moves:  # R40: a Smart card drawn at once is placed first
+                moves = list(legal_moves(state))
             state = apply(state, _best(state, tuple(moves), player, noise, finish=False))
         else:
             break

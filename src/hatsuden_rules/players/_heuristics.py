@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Final
 
 from .._cards import Tech
-from .._legal import legal_moves
+from .._legal import due_placements, legal_moves
 from .._moves import (
     BuildPylon,
     Construct,
@@ -20,13 +20,14 @@ from .._moves import (
     Downsize,
     DrawFromDiscard,
     Flip,
+    FlipSet,
     Improve,
     Move,
     PlaceAccumulator,
     PlaceSmart,
 )
 from .._rng import splitmix64
-from .._rules import Tiebreak
+from .._rules import TechTiming, Tiebreak
 from .._state import FACE_DOWN, GameState, Phase
 
 __all__ = ["city_outlook", "evaluate", "outlook", "placement_gain", "prices", "rollout_move"]
@@ -41,6 +42,7 @@ _CARD_COST = 0.03  # per value point of a card given away (discard, pylon)
 _CELL_COST = 0.1  # a pylon closes a cell for good
 _DISCARD_COST = 0.15  # a discard offers the opponent a card
 _DISCARD_MARGIN = 0.1  # take a discard only if it beats a card from the deck by this much
+_PLACE_AT_ONCE = TechTiming.PLACE_AT_ONCE
 
 
 # The evaluation of a position is its provisional margin (what `score` says now) plus this
@@ -289,6 +291,29 @@ class _Context:
         """The outlook gain of flipping the plant on `cell` (R21)."""
         return self.put(cell, 0)
 
+    def flip_set(self, cells: Sequence[int]) -> float:
+        """The outlook gain of flipping the plants on `cells`, all in one row, at once (R41).
+
+        Like `put` for each cell with the value 0, the row's supply counted once.
+        """
+        row = cells[0] // self.width
+        supply = self.supply[row] - sum(self.mine[cell] for cell in cells)
+        demand = self.demand
+        gain = city_outlook(supply, self.row_free[row], demand, self.top) - self.city_now[row]
+        margin: float = (
+            _city_points(supply, demand)
+            + _city_points(self.supply[1 - row], demand)
+            - self.points_now[0]
+        )
+        for cell in cells:
+            e = cell % self.width
+            diff = self.diff[e] - self.mine[cell]
+            gain += self.energy(e, diff, self.column_free[e]) - self.energy_now[e]
+            margin += self.points[e] * ((diff > 0) - (diff < 0)) - self.points_now[1 + e]
+        if supply > self.tolerance[row]:
+            margin -= _OVERFLOW_COST
+        return margin + _OUTLOOK_WEIGHT * gain
+
     def mean_placement(self, cards: Sequence[int]) -> float:
         """The mean `best_placement` of `cards` (a multiset of card indices, e.g. the deck)."""
         counts: dict[int, int] = {}
@@ -321,7 +346,8 @@ def prices(state: GameState, moves: Sequence[Move]) -> list[float]:
     """The outlook gain of each of the mover's `moves` in `state`, priced without applying them.
 
     A `DrawFromDiscard` is priced by the best use of the card taken; moves with no direct
-    effect on the board (draws, flips, tech decisions) are priced 0.
+    effect on the board (draws, single flips, tech decisions) are priced 0; a `FlipSet` (R41) by
+    its effect on the board, as its cells differ in what they cost.
     """
     ctx = _Context(state)
     index = ctx.t.card_index
@@ -344,6 +370,8 @@ def _move_gain(ctx: _Context, move: Move) -> float:
         return ctx.smart(t.energy_index[move.energy])
     if isinstance(move, PlaceAccumulator):
         return -_OUTLOOK_WEIGHT * _HELD[Tech.ACCUMULATOR]
+    if isinstance(move, FlipSet):
+        return ctx.flip_set([t.cell_index[cell] for cell in move.cells])
     return 0.0
 
 
@@ -360,6 +388,9 @@ def rollout_move(state: GameState, noise: int, explore: int = 0) -> Move:
     strong as `GreedyPlayer` (46% of 300 games) at a tenth of its cost.
     """
     phase = state.phase
+    due = due_placements(state) if state.rules.tech_timing is _PLACE_AT_ONCE else ()
+    if due:  # R40: a drawn Accumulator or Smart card is placed at once
+        return _owed_placement(state, due)
     if phase is Phase.ACTION:
         return _rollout_action(state, noise, explore)
     moves = legal_moves(state)
@@ -375,6 +406,9 @@ def rollout_move(state: GameState, noise: int, explore: int = 0) -> Move:
         row = played // ctx.width
         if t.place_accumulator[row] in moves and ctx.supply[row] <= t.accumulator_tolerance:
             return t.place_accumulator[row]
+        sets = [m for m in moves if isinstance(m, FlipSet)]
+        if sets:  # R41
+            return max(sets, key=lambda m: ctx.flip_set([t.cell_index[c] for c in m.cells]))
         flips = [m for m in moves if isinstance(m, Flip)]
         return max(flips, key=lambda m: ctx.flip(t.cell_index[m.cell]))
     best: Move | None = None
@@ -392,6 +426,22 @@ def rollout_move(state: GameState, noise: int, explore: int = 0) -> Move:
     if deck and best_gain <= _DISCARD_MARGIN + ctx.mean_placement(deck):
         return moves[0]  # DrawFromDeck comes first (R34)
     return best
+
+
+def _owed_placement(state: GameState, due: Sequence[Move]) -> Move:
+    """The placement to make of an Accumulator or Smart card drawn at once (R40).
+
+    Smart goes on the energy where it pays most; the Accumulator on the overflowing city in
+    OVERFLOW, else on the city with the higher supply (the likelier to need 12).
+    """
+    ctx = _Context(state)
+    t = ctx.t
+    smart = [m for m in due if isinstance(m, PlaceSmart)]
+    if smart:
+        return max(smart, key=lambda m: ctx.smart(t.energy_index[m.energy]))
+    if state.phase is Phase.OVERFLOW and state._played is not None:
+        return t.place_accumulator[state._played // ctx.width]
+    return t.place_accumulator[0 if ctx.supply[0] >= ctx.supply[1] else 1]
 
 
 def _rollout_action(state: GameState, noise: int, explore: int) -> Move:
