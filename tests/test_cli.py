@@ -496,14 +496,14 @@ def test_rules_prints_rules_from_rules_md() -> None:
 
 def test_rules_list_and_unknown_ids() -> None:
     listing = run("rules", "--list").stdout.splitlines()
-    assert [line.split()[0] for line in listing[:39]] == [f"R{n}" for n in range(1, 40)]
+    assert [line.split()[0] for line in listing[:41]] == [f"R{n}" for n in range(1, 42)]
     assert "R12   Improve" in listing
     assert "A1    Tie-break 1" in listing
     bad = run("rules", "R12", "R99")
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr == (
-        "hatsuden rules: error: unknown rule 'R99': valid ids are R1-R39, A1-A11, B1-B6, C1-C10\n"
+        "hatsuden rules: error: unknown rule 'R99': valid ids are R1-R41, A1-A11, B1-B6, C1-C10\n"
     )
 
 
