@@ -15,9 +15,13 @@ from pettingzoo.utils.wrappers import BaseWrapper
 
 from hatsuden_rules import (
     STANDARD,
+    FlipSet,
     InvalidInputError,
+    Overflow,
     Rules,
     Tech,
+    TechTiming,
+    action_to_move,
     apply,
     legal_moves,
     move_to_action,
@@ -69,6 +73,39 @@ def test_pettingzoo_seed_test(name: str) -> None:
     rules = CONFIGURATIONS[name]
     for offset in SEEDS:
         seed_test(lambda k=offset: _SeedOffset(env(rules), k * 1000), num_cycles=10_000)
+
+
+# R40, R41: both rule variants on, in a game where overflows are frequent (three columns, demand 3).
+VARIANTS = Rules(
+    energies=3,
+    max_value=3,
+    copies=2,
+    hand_size=3,
+    city_demand=3,
+    tech_timing=TechTiming.PLACE_AT_ONCE,
+    overflow=Overflow.ANY_SET,
+)
+
+
+def test_pettingzoo_suites_on_the_rule_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    """The masks carry FlipSet ids and the forced placements (R40, R41) as legal_moves says."""
+    for offset in range(10):
+        api_test(_SeedOffset(env(VARIANTS), offset * 1000), num_cycles=10_000)
+        seed_test(lambda k=offset: _SeedOffset(env(VARIANTS), k * 1000), num_cycles=10_000)
+    assert capsys.readouterr().out.count("Passed API test") == 10
+    # And the variants' own moves do occur through the environment.
+    rng, kinds = np.random.default_rng(0), set()
+    for seed in range(10):
+        game = env(VARIANTS)
+        game.reset(seed=seed)
+        for _agent in game.agent_iter():
+            observation, _, termination, truncation, _ = game.last()
+            action = None
+            if not (termination or truncation):
+                action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+                kinds.add(type(action_to_move(VARIANTS, action)))
+            game.step(action)
+    assert FlipSet in kinds
 
 
 def _play(game: AECEnv, pick: Callable[[np.ndarray[Any, Any]], int]) -> list[Any]:
