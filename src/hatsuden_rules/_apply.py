@@ -42,6 +42,7 @@ from ._state import (
     EndReason,
     GameState,
     Phase,
+    new_state,
     takeable_discards,
 )
 
@@ -84,7 +85,7 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
         raise InvalidInputError("seed", f"must be an int or None, got {seed!r}")
     t = rules._tables
     empty_board = ((),) * len(t.cells)
-    state = GameState(
+    state = new_state(
         rules,
         _CHANCE,
         0,
@@ -118,7 +119,7 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
             r = value % len(deck)
             hands[player] = _insert(hands[player], deck[r])
             deck = deck[:r] + deck[r + 1 :]
-    return GameState(
+    return new_state(
         rules,
         _ACTION,
         0,
@@ -188,7 +189,12 @@ def _wrong_phase(state: GameState, move: Move, phase: Phase) -> NoReturn:
 
 
 def _card_index(state: GameState, move: Move, card: Card) -> int:
-    index = state.rules._tables.card_index.get(card)
+    """The index of `card`, the card `move` names (R2)."""
+    t = state.rules._tables
+    args = t.move_args.get(id(move))  # a prebuilt move: no hashing (see `_Tables.move_args`)
+    if args is not None:
+        return args[0]
+    index = t.card_index.get(card)
     if index is None:
         _illegal(state, move, "R2", f"{card} is not a card in play under these rules")
     return index
@@ -205,6 +211,9 @@ def _card_and_cell(
     state: GameState, move: Construct | Improve | Downsize | BuildPylon
 ) -> tuple[int, int]:
     t = state.rules._tables
+    args = t.move_args.get(id(move))  # a prebuilt move: no hashing (see `_Tables.move_args`)
+    if args is not None:
+        return args
     i = t.card_index.get(move.card)
     c = t.cell_index.get(move.cell)
     if i is None or c is None:
@@ -308,7 +317,7 @@ def _placed(
     if known[player]:  # R36: what the opponent still knows of this hand
         mine = _blur(known[player]) if hidden else _forget(known[player], raw[-1])
         known = (mine, known[1]) if player == 0 else (known[0], mine)
-    return GameState(
+    return new_state(
         state.rules,
         next_phase,
         player,
@@ -336,7 +345,7 @@ def _placed(
 def _with_phase(
     state: GameState, move: Move, phase: Phase, chance: Chance | None = None
 ) -> GameState:
-    return GameState(
+    return new_state(
         state.rules,
         phase,
         state.current_player,
@@ -385,7 +394,7 @@ def _end_turn(
     limit = state.rules.stall_limit
     if reason is None and limit is not None and stall >= limit:  # R25
         reason = EndReason.STALL
-    return GameState(
+    return new_state(
         state.rules,
         _ACTION if reason is None else _OVER,
         1 - player,
@@ -417,7 +426,7 @@ def _receive_tech(
     player = state.current_player
     played = state._played
     assert played is not None  # TECH always follows a card played this turn
-    return GameState(
+    return new_state(
         state.rules,
         _settle(state, state._boards[player], played, state._accumulator),
         player,
@@ -465,7 +474,7 @@ def _place_tech(
     if phase is _OVERFLOW:  # R19, R21: the Accumulator may absorb the overflow
         assert state._played is not None
         phase = _settle(state, state._boards[player], state._played, accumulator)
-    return GameState(
+    return new_state(
         state.rules,
         phase,
         player,
@@ -608,7 +617,7 @@ def _discard(state: GameState, move: Discard) -> GameState:
     i = _card_index(state, move, move.card)
     hand = _take_from_hand(state, move, i, "R15")
     player = state.current_player
-    return GameState(
+    return new_state(
         state.rules,
         _DRAW,
         player,
@@ -702,7 +711,7 @@ def _flip(state: GameState, move: Flip) -> GameState:
     player = state.current_player
     raw = _plant_at(state, move, c, "R21", "Flip")
     board = _put(state._boards[player], c, (raw[0] | FACE_DOWN | FLIPPED, *raw[1:]))
-    return GameState(
+    return new_state(
         state.rules,
         _settle(state, board, played, state._accumulator),  # R21: flip until within tolerance
         player,
@@ -810,7 +819,7 @@ def _deal(state: GameState, move: Deal) -> GameState:
         phase, receiver, pending = _CHANCE, 1, Chance.SETUP
     else:
         phase, receiver, pending = _ACTION, 0, None
-    return GameState(
+    return new_state(
         state.rules,
         phase,
         receiver,

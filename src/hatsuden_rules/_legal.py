@@ -119,44 +119,32 @@ def _action_moves(state: GameState) -> tuple[Move, ...]:
     hand = state._hands[player]
     board = state._boards[player]
     techs = state._tech_hands[player]
-    width = len(t.energies)
     value = t.card_value
-    col = t.card_col
     distinct = tuple(dict.fromkeys(hand))  # hand is sorted: canonical order (R34)
-    out: list[Move] = []
 
+    # One pass over the (card, cell of its energy) pairs finds the Constructs, Improves and
+    # Downsizes together; each kind keeps its own list, so the result is still in canonical order.
+    builds: list[Move] = []
+    improves: list[Move] = []
+    downsizes: list[Move] = []
     secret = _SECRET_BUILD in techs
-    for i in distinct:  # R10, R11
-        c = col[i]
-        if not board[c]:
-            out.append(t.construct[i][0])
-            if secret:
-                out.append(t.construct_secret[i][0])
-        if not board[width + c]:
-            out.append(t.construct[i][1])
-            if secret:
-                out.append(t.construct_secret[i][1])
-
-    for i in distinct:  # R12
-        c = col[i]
+    down = _DOWN in techs
+    targets = t.targets
+    for i in distinct:
         v = value[i]
-        raw = board[c]
-        if raw and not raw[0] & FACE_DOWN and value[raw[-1]] < v:
-            out.append(t.improve[i][0])
-        raw = board[width + c]
-        if raw and not raw[0] & FACE_DOWN and value[raw[-1]] < v:
-            out.append(t.improve[i][1])
-
-    if _DOWN in techs:  # R13
-        for i in distinct:
-            c = col[i]
-            v = value[i]
+        for c, construct, construct_secret, improve, downsize in targets[i]:
             raw = board[c]
-            if raw and not raw[0] & FACE_DOWN and value[raw[-1]] > v:
-                out.append(t.downsize[i][0])
-            raw = board[width + c]
-            if raw and not raw[0] & FACE_DOWN and value[raw[-1]] > v:
-                out.append(t.downsize[i][1])
+            if not raw:  # R10, R11
+                builds.append(construct)
+                if secret:
+                    builds.append(construct_secret)
+            elif not raw[0] & FACE_DOWN:
+                top = value[raw[-1]]
+                if top < v:  # R12
+                    improves.append(improve)
+                elif down and top > v:  # R13
+                    downsizes.append(downsize)
+    out = builds + improves + downsizes if improves or downsizes else builds
 
     empty = [c for c, raw in enumerate(board) if not raw]
     if len(empty) > 1:  # R14; itemgetter picks the prebuilt moves for the empty cells at C speed

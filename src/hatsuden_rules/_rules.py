@@ -209,11 +209,13 @@ class _Tables:
         "flip",
         "full_deck",
         "improve",
+        "move_args",
         "pass_",
         "place_accumulator",
         "place_smart",
         "pylon",
         "take",
+        "targets",
         "techs",
         "tolerance",
     )
@@ -258,6 +260,41 @@ class _Tables:
         self.end_turn = EndTurn()
         self.draw_only = (self.draw_deck,)
         self.end_only = (self.end_turn,)
+        # For each card, per row: the cell of its energy and the prebuilt Construct, secret
+        # Construct, Improve and Downsize onto it, so `legal_moves` finds them in one pass.
+        self.targets = tuple(
+            tuple(
+                (
+                    r * n_energies + self.card_col[i],
+                    self.construct[i][r],
+                    self.construct_secret[i][r],
+                    self.improve[i][r],
+                    self.downsize[i][r],
+                )
+                for r in rows
+            )
+            for i in range(len(self.cards))
+        )
+        # The card and cell indices (-1: no cell) of each prebuilt move with a card, keyed by the
+        # move object's id: `apply` finds them without hashing the move's Card and Cell (Python
+        # __hash__ calls). These moves live as long as these tables, so while a state of these
+        # rules exists no other object can have one of these ids; a move built by the user is
+        # not in here and is looked up by value.
+        self.move_args: dict[int, tuple[int, int]] = {}
+        for i in range(len(self.cards)):
+            for r in rows:
+                c = r * n_energies + self.card_col[i]
+                for move in (
+                    self.construct[i][r],
+                    self.construct_secret[i][r],
+                    self.improve[i][r],
+                    self.downsize[i][r],
+                ):
+                    self.move_args[id(move)] = (i, c)
+            for c, move in enumerate(self.pylon[i]):
+                self.move_args[id(move)] = (i, c)
+            for move in (self.discard[i], self.take[i], self.deal[i]):
+                self.move_args[id(move)] = (i, -1)
 
 
 #: The printed game: 5 energies, values 1-4, 2 copies, hands of 5, demand 10, all four techs.

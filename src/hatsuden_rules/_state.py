@@ -8,7 +8,7 @@ into `Card`, `Cell` and `Stack` values; nothing outside this package needs the e
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
@@ -17,6 +17,7 @@ from ._enums import GameEnum
 from ._errors import InvalidInputError
 from ._moves import Move
 from ._rules import Rules
+from ._trusted import trusted_constructor
 
 __all__ = ["EndReason", "GameState", "Phase", "Stack"]
 
@@ -269,6 +270,15 @@ class GameState:
             f"discards={len(self._discards)} cells={self.occupied(0)}/{self.occupied(1)} "
             f"stall={self._stall}{' seeded' if self._rng is not None else ''}>"
         )
+
+
+# The engine's constructor of the states it derives from valid states: `GameState(...)` with the
+# same signature, built about 40% faster (see `_trusted`). mypy checks its calls against
+# `GameState` itself; `GameState(...)` called by a user is unchanged.
+if TYPE_CHECKING:
+    new_state = GameState
+else:
+    new_state = trusted_constructor(GameState)
 
 
 def _player(player: int) -> int:
