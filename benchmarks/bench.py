@@ -289,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worker", nargs=2, metavar=("KIND", "TARGET"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(*args.worker, args.games or 400)))
+        kind, target = args.worker
+        print(json.dumps(worker(kind, target, args.games or 400)))
         return 0
     if args.compare:
         report = compare(args.compare, args.medium, args.rounds, args.games or 400, args.clock)

@@ -281,21 +281,13 @@ class _Tables:
         # rules exists no other object can have one of these ids; a move built by the user is
         # not in here and is looked up by value.
         self.move_args: dict[int, tuple[int, int]] = {}
-        for i in range(len(self.cards)):
-            for r in rows:
-                c = r * n_energies + self.card_col[i]
-                for move in (
-                    self.construct[i][r],
-                    self.construct_secret[i][r],
-                    self.improve[i][r],
-                    self.downsize[i][r],
-                ):
-                    self.move_args[id(move)] = (i, c)
-            for c, move in enumerate(self.pylon[i]):
-                self.move_args[id(move)] = (i, c)
+        for i, (targets, pylons) in enumerate(zip(self.targets, self.pylon, strict=True)):
+            for c, *moves in targets:
+                self.move_args.update(dict.fromkeys(map(id, moves), (i, c)))
+            for c, pylon in enumerate(pylons):
+                self.move_args[id(pylon)] = (i, c)
             for move in (self.discard[i], self.take[i], self.deal[i]):
                 self.move_args[id(move)] = (i, -1)
-
 
 #: The printed game: 5 energies, values 1-4, 2 copies, hands of 5, demand 10, all four techs.
 STANDARD: Final = Rules()
