@@ -1,8 +1,9 @@
-"""The engine's fast constructor of states (`_trusted`, `_state.new_state`).
+"""The fast construction of states (`_trusted`): `_state.new_state` and `GameState.__init__`.
 
-`apply` and `new_game` build their states with `new_state`, which skips attrs' frozen
-``__init__``. These tests hold it to the public constructor: on every state of random games (in
-seeded and explicit chance mode, several rule sets), the value `GameState(...)` builds from the
+`apply` and `new_game` build their states with `new_state`, and ``GameState(...)`` runs a
+generated ``__init__``; neither goes through attrs' frozen ``__init__``. These tests hold both to
+attrs' own ``__init__`` (kept as ``GameState.__init__.__wrapped__``): on every state of random
+games (in seeded and explicit chance mode, several rule sets), the value attrs builds from the
 same fields is equal, hashes equally, has the same repr and pickles the same way, and both
 `attrs.evolve` and pickling still work on the states the engine builds.
 """
@@ -10,6 +11,7 @@ same fields is equal, hashes equally, has the same repr and pickles the same way
 from __future__ import annotations
 
 import copy
+import inspect
 import pickle
 import random
 from collections.abc import Callable, Iterator
@@ -60,13 +62,30 @@ def _fields(state: GameState) -> dict[str, Any]:
     return {str(field.alias): getattr(state, field.name) for field in attrs.fields(GameState)}
 
 
+def _by_attrs(**fields: Any) -> GameState:
+    """The state attrs' own generated ``__init__`` builds from `fields`."""
+    state = object.__new__(GameState)
+    inspect.unwrap(GameState.__init__)(state, **fields)
+    return state
+
+
+def test_attrs_init_is_kept_and_differs_from_the_fast_one() -> None:
+    original = inspect.unwrap(GameState.__init__)
+    assert original is not GameState.__init__
+    assert "attrs" in (original.__doc__ or "")
+    assert inspect.signature(GameState.__init__) == inspect.signature(original)
+    assert GameState.__init__.__annotations__ == original.__annotations__
+
+
 @pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
 def test_engine_states_equal_those_of_the_public_constructor(rules: Rules) -> None:
     seen = 0
     for state in _random_states(rules, seed=len(repr(rules)), games=12):
         if seen == 600:
             break
-        public = GameState(**_fields(state))
+        public = _by_attrs(**_fields(state))
+        assert GameState(**_fields(state)) == public
+        assert GameState(*_fields(state).values()) == public
         assert type(state) is GameState
         assert state == public
         assert public == state
@@ -87,7 +106,7 @@ def test_both_ways_of_building_give_the_public_value(retag: bool) -> None:
         for made in (build(**fields), build(*fields.values())):
             assert type(made) is GameState
             assert made == state
-            assert hash(made) == hash(GameState(**fields))
+            assert hash(made) == hash(_by_attrs(**fields))
             assert repr(made) == repr(state)
             assert attrs.asdict(made, recurse=False) == attrs.asdict(state, recurse=False)
 
@@ -115,9 +134,22 @@ def test_engine_states_stay_frozen_and_evolve() -> None:
 
 def test_the_hash_cache_starts_empty_as_with_attrs() -> None:
     state = apply(new_game(seed=4), legal_moves(new_game(seed=4))[0])
-    public = GameState(**_fields(state))
+    public = _by_attrs(**_fields(state))
     assert hash(state) == hash(public)  # computed from the fields, not left over from anything
     assert hash(new_state(**_fields(state))) == hash(public)
+    assert hash(GameState(**_fields(state))) == hash(public)
+
+
+def test_a_subclass_is_built_by_attrs_init() -> None:
+    class Labelled(GameState):
+        __slots__ = ("label",)
+
+    state = new_game(seed=2)
+    sub = Labelled(**_fields(state))
+    assert type(sub) is Labelled
+    assert _fields(sub) == _fields(state)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        sub.label = "x"  # type: ignore[attr-defined]
 
 
 def test_a_new_plain_field_is_picked_up() -> None:

@@ -59,6 +59,16 @@ _CHANCE, _ACTION, _TECH, _OVERFLOW, _DRAW, _OVER = (
     Phase.GAME_OVER,
 )
 _FREE_PHASES = frozenset({_ACTION, _OVERFLOW, _DRAW})  # R18
+# Enum members used on hot paths, read once: in Python 3.11 `Chance.DRAW` goes through the enum
+# metaclass's __getattr__ hook and costs several times a module global (as `_ACTION` above).
+_SETUP, _DRAW_CHANCE, _TECH_CHANCE = Chance.SETUP, Chance.DRAW, Chance.TECH
+_FINAL_TURN, _STALL = EndReason.FINAL_TURN, EndReason.STALL
+_ACCUMULATOR, _SECRET_BUILD, _SMART, _DOWN = (
+    Tech.ACCUMULATOR,
+    Tech.SECRET_BUILD,
+    Tech.SMART,
+    Tech.DOWN,
+)
 
 
 def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
@@ -388,17 +398,20 @@ def _end_turn(
     trigger = state._end_trigger
     reason = None
     if trigger is not None:  # R24: the last turn has been played
-        reason = EndReason.FINAL_TURN
+        reason = _FINAL_TURN
     elif all(state._boards[player]):  # R24: a full grid triggers the end
         trigger = player
     limit = state.rules.stall_limit
     if reason is None and limit is not None and stall >= limit:  # R25
-        reason = EndReason.STALL
+        reason = _STALL
+    hands = state._hands
+    if hand is not hands[player]:  # else the same object: a checker sees it unchanged by `is`
+        hands = (hand, hands[1]) if player == 0 else (hands[0], hand)
     return new_state(
         state.rules,
         _ACTION if reason is None else _OVER,
         1 - player,
-        (hand, state._hands[1]) if player == 0 else (state._hands[0], hand),
+        hands,
         deck,
         discards,
         state._boards,
@@ -545,9 +558,9 @@ def _construct(state: GameState, move: Construct) -> GameState:
     tech_hands = state._tech_hands
     if move.secret:
         held = tech_hands[player]
-        if Tech.SECRET_BUILD not in held:
+        if _SECRET_BUILD not in held:
             _illegal(state, move, "R11", "a secret Construct needs Secret Build in the tech hand")
-        tech_hands = _pair(tech_hands, player, held - {Tech.SECRET_BUILD})
+        tech_hands = _pair(tech_hands, player, held - {_SECRET_BUILD})
         return _placed(state, hand, c, (SECRET, i), tech_hands, _TECH, move, True)  # R17 (b)
     top = t.card_value[i] == state.rules.max_value
     return _placed(state, hand, c, (0, i), tech_hands, _TECH if top else None, move, False)
@@ -580,7 +593,7 @@ def _downsize(state: GameState, move: Downsize) -> GameState:
     i, c = _card_and_cell(state, move)
     player = state.current_player
     held = state._tech_hands[player]
-    if Tech.DOWN not in held:
+    if _DOWN not in held:
         _illegal(state, move, "R13", "Downsize needs Down in the tech hand")
     hand = _take_from_hand(state, move, i, "R13")
     raw = _plant_at(state, move, c, "R13", "Downsize")
@@ -594,7 +607,7 @@ def _downsize(state: GameState, move: Downsize) -> GameState:
             f"Downsize needs a strictly lower value than the top card "
             f"({value[i]} on {value[raw[-1]]})",
         )
-    tech_hands = _pair(state._tech_hands, player, held - {Tech.DOWN})
+    tech_hands = _pair(state._tech_hands, player, held - {_DOWN})
     # R21: a lower top never raises the row, so no overflow check.
     raw = (raw[0] | DOWNSIZED, *raw[1:], i)
     return _placed(state, hand, c, raw, tech_hands, _DRAW, move, False)
@@ -669,7 +682,7 @@ def _draw_tech(state: GameState, move: DrawTech) -> GameState:
         )
     rng = state._rng
     if rng is None:
-        return _with_phase(state, move, _CHANCE, Chance.TECH)
+        return _with_phase(state, move, _CHANCE, _TECH_CHANCE)
     rng, value = splitmix64(rng)  # R8, R33: one next() per chance event
     deck = state._tech_deck
     tech = deck[value % len(deck)]
@@ -687,7 +700,7 @@ def _decline_tech(state: GameState, move: DeclineTech) -> GameState:
 
 
 def _deal_tech(state: GameState, move: DealTech) -> GameState:
-    if state._chance is not Chance.TECH:
+    if state._chance is not _TECH_CHANCE:
         _illegal(state, move, "R6", "no tech card is being drawn now")
     if move.tech not in state._tech_deck:
         _illegal(state, move, "R17", f"{move.tech.name} is not in the tech deck")
@@ -738,13 +751,13 @@ def _flip(state: GameState, move: Flip) -> GameState:
 
 def _place_accumulator(state: GameState, move: PlaceAccumulator) -> GameState:
     accumulator = (state.current_player, move.row)
-    return _place_tech(state, move, Tech.ACCUMULATOR, accumulator, state._smart)
+    return _place_tech(state, move, _ACCUMULATOR, accumulator, state._smart)
 
 
 def _place_smart(state: GameState, move: PlaceSmart) -> GameState:
     if move.energy not in state.rules._tables.energy_index:
         _illegal(state, move, "R1", f"{move.energy.name} is not in play under these rules")
-    return _place_tech(state, move, Tech.SMART, state._accumulator, move.energy)
+    return _place_tech(state, move, _SMART, state._accumulator, move.energy)
 
 
 # -- DRAW (R22) and chance (R6-R8) ----------------------------------------------------------------
@@ -758,7 +771,7 @@ def _draw_from_deck(state: GameState, move: DrawFromDeck) -> GameState:
         _illegal(state, move, "R22", "the deck is empty (there is no reshuffle)")
     rng = state._rng
     if rng is None:
-        return _with_phase(state, move, _CHANCE, Chance.DRAW)
+        return _with_phase(state, move, _CHANCE, _DRAW_CHANCE)
     rng, value = splitmix64(rng)  # R8, R33: the sorted deck lists outcomes by cumulative weight
     r = value % len(deck)
     card = deck[r]
@@ -801,7 +814,7 @@ def _end_turn_move(state: GameState, move: EndTurn) -> GameState:
 
 def _deal(state: GameState, move: Deal) -> GameState:
     chance = state._chance
-    if chance is None or chance is Chance.TECH:
+    if chance is None or chance is _TECH_CHANCE:
         _illegal(state, move, "R6", "no plant card is being dealt now")
     i = _card_index(state, move, move.card)
     if i not in state._deck:
@@ -809,14 +822,14 @@ def _deal(state: GameState, move: Deal) -> GameState:
     deck = _remove(state._deck, i)
     player = state.current_player
     hand = _insert(state._hands[player], i)
-    if chance is Chance.DRAW:
+    if chance is _DRAW_CHANCE:
         turn = (*state._this_turn, move)
         return _end_turn(state, hand, deck, state._discards, None, turn, state._known)
     size = state.rules.hand_size
     if len(hand) < size:  # R7: the receiver's hand is not complete yet
-        phase, receiver, pending = _CHANCE, player, Chance.SETUP
+        phase, receiver, pending = _CHANCE, player, _SETUP
     elif player == 0:
-        phase, receiver, pending = _CHANCE, 1, Chance.SETUP
+        phase, receiver, pending = _CHANCE, 1, _SETUP
     else:
         phase, receiver, pending = _ACTION, 0, None
     return new_state(

@@ -19,6 +19,15 @@ _ACCUMULATOR = Tech.ACCUMULATOR
 _SECRET_BUILD = Tech.SECRET_BUILD
 _SMART = Tech.SMART
 _DOWN = Tech.DOWN
+# Read once: in Python 3.11 `Phase.ACTION` goes through the enum metaclass's __getattr__ hook.
+_ACTION, _DRAW, _CHANCE, _TECH, _OVERFLOW = (
+    Phase.ACTION,
+    Phase.DRAW,
+    Phase.CHANCE,
+    Phase.TECH,
+    Phase.OVERFLOW,
+)
+_TECH_CHANCE = Chance.TECH
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -35,15 +44,15 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     if type(state) is not GameState:
         raise InvalidInputError("state", f"expected a GameState, got {type(state).__name__}")
     phase = state.phase
-    if phase is Phase.ACTION:
+    if phase is _ACTION:
         return _action_moves(state)
-    if phase is Phase.DRAW:
+    if phase is _DRAW:
         return _draw_moves(state)
-    if phase is Phase.CHANCE:
+    if phase is _CHANCE:
         return tuple(move for move, _ in _chance_weights(state))
-    if phase is Phase.TECH:
+    if phase is _TECH:
         return _tech_moves(state)
-    if phase is Phase.OVERFLOW:
+    if phase is _OVERFLOW:
         return _overflow_moves(state)
     return ()
 
@@ -73,7 +82,7 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Move, Fraction], ...]:
     """
     if type(state) is not GameState:
         raise InvalidInputError("state", f"expected a GameState, got {type(state).__name__}")
-    if state.phase is not Phase.CHANCE:
+    if state.phase is not _CHANCE:
         raise PhaseError(
             f"R6: chance outcomes exist only in the CHANCE phase, not {state.phase.name}"
         )
@@ -85,7 +94,7 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Move, Fraction], ...]:
 def _chance_weights(state: GameState) -> list[tuple[Move, int]]:
     """Distinct outcomes with integer weights (counts left), in canonical order (R6, R33)."""
     t = state.rules._tables
-    if state._chance is Chance.TECH:
+    if state._chance is _TECH_CHANCE:
         deal_tech = t.deal_tech
         return [(deal_tech[tech], 1) for tech in state._tech_deck]
     deal = t.deal

@@ -289,5 +289,6 @@ class _Tables:
             for move in (self.discard[i], self.take[i], self.deal[i]):
                 self.move_args[id(move)] = (i, -1)
 
+
 #: The printed game: 5 energies, values 1-4, 2 copies, hands of 5, demand 10, all four techs.
 STANDARD: Final = Rules()
