@@ -129,7 +129,9 @@ def _action_moves(state: GameState) -> tuple[Move, ...]:
     board = state._boards[player]
     techs = state._tech_hands[player]
     value = t.card_value
-    distinct = tuple(dict.fromkeys(hand))  # hand is sorted: canonical order (R34)
+    # The distinct cards in canonical order (R34), iterated three times below: the hand is sorted,
+    # and a hand of one card has nothing to merge (hands in model checking are that small).
+    distinct = hand if len(hand) < 2 else dict.fromkeys(hand)
 
     # One pass over the (card, cell of its energy) pairs finds the Constructs, Improves and
     # Downsizes together; each kind keeps its own list, so the result is still in canonical order.
@@ -155,18 +157,25 @@ def _action_moves(state: GameState) -> tuple[Move, ...]:
                     downsizes.append(downsize)
     out = builds + improves + downsizes if improves or downsizes else builds
 
-    empty = [c for c, raw in enumerate(board) if not raw]
+    # Plain loops rather than comprehensions: a comprehension is a function call in Python 3.11,
+    # which costs more than the few items these loops see.
+    empty = []
+    for c, raw in enumerate(board):
+        if not raw:
+            empty.append(c)
+    pylon = t.pylon
     if len(empty) > 1:  # R14; itemgetter picks the prebuilt moves for the empty cells at C speed
         pick = itemgetter(*empty)
-        pylon = t.pylon
         for i in distinct:
             out.extend(pick(pylon[i]))
     elif empty:
         c = empty[0]
-        out.extend([t.pylon[i][c] for i in distinct])
+        for i in distinct:
+            out.append(pylon[i][c])
 
     discard = t.discard
-    out.extend([discard[i] for i in distinct])  # R15
+    for i in distinct:  # R15
+        out.append(discard[i])
     if not hand:
         out.append(t.pass_)  # R16
     return _free_placements(state, out)
@@ -207,7 +216,8 @@ def _draw_moves(state: GameState) -> tuple[Move, ...]:
         out.append(t.draw_deck)
     if state._discards:
         take = t.take
-        out.extend([take[i] for i in takeable_discards(state)])
+        for i in takeable_discards(state):
+            out.append(take[i])
     if not out:
         out.append(t.end_turn)
     return _free_placements(state, out)

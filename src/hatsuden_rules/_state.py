@@ -344,7 +344,8 @@ def takeable_discards(state: GameState) -> tuple[int, ...]:
     card that was already in the discards may still be taken.
     """
     discards = state._discards
-    distinct = tuple(dict.fromkeys(discards))
+    # Sorted, so equal cards are adjacent; one card or none has no duplicate (the common case).
+    distinct = discards if len(discards) < 2 else tuple(dict.fromkeys(discards))
     discarded = state._discarded
     retake = state.rules.allow_retake_discard
     if discarded is None or retake or discards.count(discarded) != 1:
