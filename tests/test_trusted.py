@@ -1,4 +1,4 @@
-"""The fast construction of states (`_trusted`): `_state.new_state` and `GameState.__init__`.
+"""The fast construction of values (`_trusted`): `_state.new_state`, `GameState.__init__`, scores.
 
 `apply` and `new_game` build their states with `new_state`, and ``GameState(...)`` runs a
 generated ``__init__``; neither goes through attrs' frozen ``__init__``. These tests hold both to
@@ -23,12 +23,15 @@ import pytest
 from hatsuden_rules import (
     STANDARD,
     GameState,
+    PlayerScore,
     Rules,
+    Score,
     Tech,
     apply,
     chance_outcomes,
     legal_moves,
     new_game,
+    score,
 )
 from hatsuden_rules._state import new_state
 from hatsuden_rules._trusted import trusted_constructor
@@ -222,3 +225,20 @@ def test_every_tech_card_state_survives_pickling() -> None:
         techs_seen |= bool(state.tech_hand(0) or state.tech_hand(1))
         assert pickle.loads(pickle.dumps(state)) == state
     assert techs_seen
+
+
+@pytest.mark.parametrize("rules", RULE_SETS[:3], ids=range(3))
+def test_score_sheets_equal_those_attrs_builds(rules: Rules) -> None:
+    """`score` builds its sheets with trusted constructors: the same values (R27-R29)."""
+    for k, state in enumerate(_random_states(rules, seed=5, games=6)):
+        if k % 7:
+            continue
+        sheet = score(state)
+        players = tuple(PlayerScore(**attrs.asdict(p, recurse=False)) for p in sheet.players)
+        fields = attrs.asdict(sheet, recurse=False)
+        rebuilt = Score(**{**fields, "players": players})
+        assert type(sheet) is Score
+        assert all(type(p) is PlayerScore for p in sheet.players)
+        assert sheet == rebuilt
+        assert hash(sheet) == hash(rebuilt)
+        assert repr(sheet) == repr(rebuilt)
