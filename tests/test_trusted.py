@@ -26,6 +26,7 @@ from hatsuden_rules import (
     PlayerScore,
     Rules,
     Score,
+    Stack,
     Tech,
     apply,
     chance_outcomes,
@@ -242,3 +243,22 @@ def test_score_sheets_equal_those_attrs_builds(rules: Rules) -> None:
         assert sheet == rebuilt
         assert hash(sheet) == hash(rebuilt)
         assert repr(sheet) == repr(rebuilt)
+
+
+def test_decoded_stacks_equal_those_attrs_builds() -> None:
+    """`board` and `stack` decode with a trusted constructor: the same `Stack` values (R4)."""
+    rules = Rules(energies=2, max_value=2, copies=2, hand_size=2, city_demand=2)
+    stacks = 0
+    for state in _random_states(rules, seed=8, games=10):
+        for player in (0, 1):
+            for cell, stack in zip(rules.cells, state.board(player), strict=True):
+                assert state.stack(player, cell) == stack
+                if stack is None:
+                    continue
+                rebuilt = Stack(**attrs.asdict(stack, recurse=False))
+                assert type(stack) is Stack
+                assert stack == rebuilt
+                assert hash(stack) == hash(rebuilt)
+                assert repr(stack) == repr(rebuilt)
+                stacks += 1
+    assert stacks > 100
