@@ -1,6 +1,13 @@
 """Legal moves (R9-R22) and chance outcomes (R6), in canonical order (R34).
 
 Moves come from the prebuilt tables of the `Rules`, so listing them builds no new move values.
+
+Speed, without changing a single result (see `benchmarks/README.md`): ACTION moves are found in
+one pass over the (card, cell of its energy) pairs, one list per kind so the order stays
+canonical; a hand or discard pile of one card is not merged for duplicates; the few items here
+are collected with plain loops rather than comprehensions (a comprehension is a function call in
+Python 3.11); enum members are module constants (reading ``Phase.ACTION`` goes through the enum
+metaclass's ``__getattr__`` hook in Python 3.11).
 """
 
 from __future__ import annotations

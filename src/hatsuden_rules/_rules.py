@@ -181,7 +181,9 @@ class _Tables:
 
     Cards and cells are small ints inside states: card ``i = column * max_value + value - 1``,
     cell ``c = row * energies + column``. Moves are prebuilt here so that `legal_moves` never
-    constructs one. Nothing here is mutated after construction (plain dicts are used for speed).
+    constructs one; `targets` lists, per card, the moves onto the cells of its energy (one pass
+    in `legal_moves`), and `move_args` gives `apply` the indices of a prebuilt move by its id.
+    Nothing here is mutated after construction (plain dicts are used for speed).
     """
 
     __slots__ = (

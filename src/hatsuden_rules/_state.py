@@ -4,6 +4,17 @@ Inside a state, cards and cells are small ints (see `_Tables`): hands, deck and 
 sorted tuples of card indices (multisets in canonical order, R2), and each cell holds a stack
 tuple ``(flags, bottom card, ..., top card)`` or ``()`` when empty. The accessors turn these back
 into `Card`, `Cell` and `Stack` values; nothing outside this package needs the encoding.
+
+Speed (the engine builds a state on every move; see `benchmarks/README.md`):
+
+- `new_state` builds the states the engine derives, ``GameState(...)`` with the same signature
+  and the same value, about five times cheaper than attrs' frozen ``__init__``; ``GameState(...)``
+  itself runs a generated ``__init__`` storing the same way (it never validated, and still does
+  not; `_build` is the validating constructor of arbitrary positions), and `new_stack` builds the
+  decoded `Stack` values. All three come from `_trusted`, which explains the trick.
+- Enum members read on hot paths are module constants (`_GAME_OVER`): in Python 3.11 reading
+  ``Phase.GAME_OVER`` goes through the enum metaclass's ``__getattr__`` hook, which costs more
+  than the rest of `is_over`.
 """
 
 from __future__ import annotations
@@ -191,7 +202,7 @@ class GameState:
     def hand(self, player: int) -> tuple[Card, ...]:
         """The cards in `player`'s hand, in canonical order (private to the owner, R30)."""
         cards = self.rules.cards
-        return tuple(cards[i] for i in self._hands[_player(player)])
+        return tuple([cards[i] for i in self._hands[_player(player)]])
 
     def hand_size(self, player: int) -> int:
         """How many cards `player` holds (public, R30)."""
@@ -205,7 +216,7 @@ class GameState:
         known card known.
         """
         cards = self.rules.cards
-        return tuple(cards[i] for i in self._known[_player(player)])
+        return tuple([cards[i] for i in self._known[_player(player)]])
 
     def tech_hand(self, player: int) -> frozenset[Tech]:
         """The tech cards `player` holds and has not placed or spent (R17)."""
@@ -215,7 +226,7 @@ class GameState:
     def deck(self) -> tuple[Card, ...]:
         """The cards left in the deck, in canonical order (hidden from both players, R30)."""
         cards = self.rules.cards
-        return tuple(cards[i] for i in self._deck)
+        return tuple([cards[i] for i in self._deck])
 
     @property
     def deck_size(self) -> int:
@@ -226,7 +237,7 @@ class GameState:
     def discards(self) -> tuple[Card, ...]:
         """The discards, all face up, in canonical order (R15)."""
         cards = self.rules.cards
-        return tuple(cards[i] for i in self._discards)
+        return tuple([cards[i] for i in self._discards])
 
     @property
     def tech_deck(self) -> tuple[Tech, ...]:
