@@ -42,6 +42,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from hatsuden_rules import STANDARD, GameState, Move, Rules, apply, legal_moves, new_game
 
@@ -115,7 +116,7 @@ def measure(name: str, rules: Rules, games: int, repeat: int) -> dict[str, float
 # -- side by side with another revision ---------------------------------------------------------
 
 
-def worker(kind: str, target: str, games: int) -> dict[str, object]:
+def worker(kind: str, target: str, games: int) -> dict[str, Any]:
     """One timed run of a workload, with whatever `hatsuden_rules` this process imports.
 
     The workload uses only the public API of release 0.2.0, so both engines run the same code.
@@ -173,57 +174,61 @@ def this_tree() -> str:
     return f"{head or 'this tree'}{' + uncommitted changes' if dirty else ''}"
 
 
-def run_worker(src: Path, kind: str, target: str, games: int) -> dict[str, object]:
+def run_worker(src: Path, kind: str, target: str, games: int) -> dict[str, Any]:
     """Run one workload in a fresh process importing the package from `src` only."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", kind, target]
     command += ["--games", str(games)]
     out = subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout
-    sample: dict[str, object] = json.loads(out)
-    package = Path(str(sample["package"]))
+    sample: dict[str, Any] = json.loads(out)
+    package = Path(sample["package"])
     if not package.is_relative_to(src.resolve()):
         raise SystemExit(f"the worker imported {package}, not the package in {src}")
     return sample
 
 
-def compare(revision: str, medium: bool, rounds: int, games: int, clock: str) -> dict[str, object]:
+WORKLOADS = [
+    ("random", "STANDARD", "random play, STANDARD", "plies/s"),
+    ("random", "small", "random play, small rules", "plies/s"),
+    ("check", "small", "model check, small", "states/s"),
+]
+MEDIUM = ("check", "medium", "model check, medium", "states/s")
+
+
+def compare(revision: str, medium: bool, rounds: int, games: int, clock: str) -> dict[str, Any]:
     """Every workload, `rounds` times with each engine, interleaved; the samples and ratios."""
-    workloads = [
-        ("random", "STANDARD", "random play, STANDARD", "plies/s"),
-        ("random", "small", "random play, small rules", "plies/s"),
-        ("check", "small", "model check, small", "states/s"),
-    ]
-    if medium:
-        workloads.append(("check", "medium", "model check, medium", "states/s"))
+    workloads = [*WORKLOADS, MEDIUM] if medium else WORKLOADS
     load_before = os.getloadavg()
     results = []
     with tempfile.TemporaryDirectory(prefix="hatsuden-bench-") as tmp:
         old_label = export(revision, Path(tmp))
         sides = {"old": Path(tmp) / "src", "new": ROOT / "src"}
         for kind, target, name, unit in workloads:
-            rates: dict[str, list[float]] = {"old": [], "new": []}
-            counts: set[object] = set()
+            rates: dict[str, dict[str, list[float]]] = {
+                side: {"cpu": [], "wall": []} for side in sides
+            }
+            counts: set[int] = set()
             for r in range(rounds):
                 for side in ("old", "new") if r % 2 == 0 else ("new", "old"):
                     sample = run_worker(sides[side], kind, target, games)
-                    seconds = sample["cpu_seconds" if clock == "cpu" else "seconds"]
-                    rates[side].append(float(str(sample["count"])) / float(str(seconds)))
+                    rates[side]["cpu"].append(sample["count"] / sample["cpu_seconds"])
+                    rates[side]["wall"].append(sample["count"] / sample["seconds"])
                     counts.add(sample["count"])
                 print(f"  {name}: round {r + 1}/{rounds} done", file=sys.stderr)
             if len(counts) != 1:
                 raise SystemExit(f"{name}: the two engines disagree on the work done: {counts}")
-            paired = [n / o for o, n in zip(rates["old"], rates["new"], strict=True)]
+            old, new = rates["old"][clock], rates["new"][clock]
             results.append(
                 {
                     "workload": name,
                     "unit": unit,
                     "count": counts.pop(),
-                    "old": rates["old"],
-                    "new": rates["new"],
-                    "ratio_best": max(rates["new"]) / max(rates["old"]),
-                    "ratio_median": statistics.median(rates["new"])
-                    / statistics.median(rates["old"]),
-                    "paired_ratios": paired,
+                    "old": old,
+                    "new": new,
+                    "ratio_best": max(new) / max(old),
+                    "ratio_median": statistics.median(new) / statistics.median(old),
+                    "paired_ratios": [n / o for o, n in zip(old, new, strict=True)],
+                    "rates": rates,
                 }
             )
     return {
@@ -241,26 +246,23 @@ def compare(revision: str, medium: bool, rounds: int, games: int, clock: str) ->
     }
 
 
-def print_comparison(report: dict[str, object]) -> None:
-    before = report["load_average_before"]
-    after = report["load_average_after"]
-    assert isinstance(before, tuple | list)
-    assert isinstance(after, tuple | list)
+def print_comparison(report: dict[str, Any]) -> None:
+    before, after = report["load_average_before"], report["load_average_after"]
+    clock = "CPU time" if report["clock"] == "cpu" else "wall-clock time"
     print(
         f"Engine speed, side by side: old = {report['old']}, new = {report['new']}\n"
         f"Python {report['python']} on {report['machine']}, {report['cpus']} CPUs; "
         f"load average {before[0]:.2f} before, {after[0]:.2f} after.\n"
-        f"{report['rounds']} interleaved rounds, each engine in a fresh process every round, "
-        "the order swapped every round:\nboth see the same load, so the ratios are meaningful "
-        "even on a busy machine; the absolute rates are not.\n"
+        f"{report['rounds']} interleaved rounds: every round runs each workload once with each "
+        "engine, each in a fresh process,\nthe order swapped every round, so both engines see "
+        f"the same load; rates by the {clock} of each run.\nThe ratios (new / old) are "
+        "meaningful even on a busy machine; the absolute rates are not.\n"
     )
     print(
         f"{'workload':<26} {'unit':<9} {'old best':>10} {'new best':>10} {'ratio':>6}   "
         f"{'old median':>10} {'new median':>10} {'ratio':>6}   per-round ratios"
     )
-    results = report["results"]
-    assert isinstance(results, list)
-    for r in results:
+    for r in report["results"]:
         old, new, paired = r["old"], r["new"], r["paired_ratios"]
         print(
             f"{r['workload']:<26} {r['unit']:<9} {max(old):>10,.0f} {max(new):>10,.0f} "
