@@ -32,8 +32,10 @@ examples: $(STAMP)
 		echo "== $$script"; $(PY) $$script > /dev/null; \
 	done
 
-bench: $(STAMP) ## Random-play throughput of the engine (games/s, plies/s, per-call costs).
-	$(PY) benchmarks/bench.py
+# The previous release, which `make bench` measures this tree against (0.2.0).
+BENCH_BASE ?= 89ab3ac
+bench: $(STAMP) ## The engine side by side with the previous release: random play and model check, ratios (benchmarks/README.md).
+	$(PY) benchmarks/bench.py --compare $(BENCH_BASE) $(BENCH_ARGS)
 
 verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information), against the golden files.
 	$(PY) -m hatsuden_rules.modelcheck --config medium --golden tests/golden/modelcheck.json

@@ -146,17 +146,23 @@ def worker(kind: str, target: str, games: int) -> dict[str, Any]:
 
 def export(revision: str, into: Path) -> str:
     """Extract `revision`'s ``src/`` into `into` (``git archive``); return its short hash."""
-    short = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", f"{revision}^{{commit}}"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", short, "src"],
-        check=True,
-        capture_output=True,
-    ).stdout
+    git = ["git", "-C", str(ROOT)]
+    try:
+        short = subprocess.run(
+            [*git, "rev-parse", "--short", f"{revision}^{{commit}}"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        archive = subprocess.run(
+            [*git, "archive", "--format=tar", short, "src"], check=True, capture_output=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError) as error:
+        detail = getattr(error, "stderr", None) or error
+        if isinstance(detail, bytes):
+            detail = detail.decode(errors="replace")
+        message = f"bench.py: cannot export {revision!r} with git: {str(detail).strip()}"
+        raise SystemExit(message) from None
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
     return short
