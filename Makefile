@@ -50,8 +50,10 @@ examples: $(STAMP)
 		echo "== $$script"; $(PY) $$script > /dev/null; \
 	done
 
-bench: $(STAMP) ## Random-play throughput of the engine (games/s, plies/s, per-call costs).
-	$(PY) benchmarks/bench.py
+# The previous release, which `make bench` measures this tree against (0.2.0).
+BENCH_BASE ?= 89ab3ac
+bench: $(STAMP) ## The engine side by side with the previous release: random play and model check, ratios (benchmarks/README.md).
+	$(PY) benchmarks/bench.py --compare $(BENCH_BASE) $(BENCH_ARGS)
 
 bench-frameworks: $(STAMP) ## OpenSpiel and PettingZoo adapters against direct library play (games/s, clone time).
 	$(PY) benchmarks/bench_frameworks.py

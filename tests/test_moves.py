@@ -248,3 +248,28 @@ def test_repr_of_every_move_evaluates_back_to_it() -> None:
     assert len(moves) > 400
     for move in moves:
         assert eval(repr(move), namespace) == move
+
+
+def test_moves_hash_by_value_and_survive_pickling_and_evolve() -> None:
+    """Moves cache their hash (the engine's prebuilt moves are hashed in every state's hash).
+
+    The cached hash is the hash of the value: an equal move built anew, unpickled or evolved has
+    the same hash and compares equal (R34: moves are values).
+    """
+    import pickle
+
+    import attrs
+
+    import hatsuden_rules
+
+    namespace = {name: getattr(hatsuden_rules, name) for name in hatsuden_rules.__all__}
+    for move in _universe(STANDARD):
+        first = hash(move)  # computed, then cached on the object
+        rebuilt = eval(repr(move), namespace)
+        assert rebuilt is not move
+        assert hash(rebuilt) == first == hash(move)
+        copy = pickle.loads(pickle.dumps(move))
+        assert copy == move
+        assert hash(copy) == first
+        assert attrs.evolve(move) == move
+        assert hash(attrs.evolve(move)) == first

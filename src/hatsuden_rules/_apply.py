@@ -2,6 +2,17 @@
 
 Every check happens before anything is built, so a rejected move leaves nothing behind; the
 input state is frozen in any case. Each rejection names the rule that forbids the move.
+
+Speed, without changing a single result (see `benchmarks/README.md`):
+
+- Every state is built by `new_state`, the trusted constructor of `_state` (see `_trusted`):
+  the same value as ``GameState(...)``, in about a quarter of the time of attrs' ``__init__``.
+- A prebuilt move (from `legal_moves`) is recognised by its id in `_Tables.move_args`, which
+  gives its card and cell indices without hashing its `Card` and `Cell`; any other move is looked
+  up by value as before.
+- Fields a move does not change are passed on as the same objects (a model checker compares
+  them with ``is``), and enum members used on hot paths are module constants (reading
+  ``Chance.DRAW`` goes through the enum metaclass's ``__getattr__`` hook in Python 3.11).
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ from ._state import (
     EndReason,
     GameState,
     Phase,
+    new_state,
     takeable_discards,
 )
 
@@ -62,6 +74,16 @@ _FREE_PHASES = frozenset({_ACTION, _OVERFLOW, _DRAW})  # R18
 _PLACE_AT_ONCE = TechTiming.PLACE_AT_ONCE
 _ANY_SET = Overflow.ANY_SET
 _AT_ONCE = (Tech.ACCUMULATOR, Tech.SMART)  # R40: placed as soon as drawn with PLACE_AT_ONCE
+# Enum members used on hot paths, read once: in Python 3.11 `Chance.DRAW` goes through the enum
+# metaclass's __getattr__ hook and costs several times a module global (as `_ACTION` above).
+_SETUP, _DRAW_CHANCE, _TECH_CHANCE = Chance.SETUP, Chance.DRAW, Chance.TECH
+_FINAL_TURN, _STALL = EndReason.FINAL_TURN, EndReason.STALL
+_ACCUMULATOR, _SECRET_BUILD, _SMART, _DOWN = (
+    Tech.ACCUMULATOR,
+    Tech.SECRET_BUILD,
+    Tech.SMART,
+    Tech.DOWN,
+)
 
 
 def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
@@ -88,7 +110,7 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
         raise InvalidInputError("seed", f"must be an int or None, got {seed!r}")
     t = rules._tables
     empty_board = ((),) * len(t.cells)
-    state = GameState(
+    state = new_state(
         rules,
         _CHANCE,
         0,
@@ -122,7 +144,7 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
             r = value % len(deck)
             hands[player] = _insert(hands[player], deck[r])
             deck = deck[:r] + deck[r + 1 :]
-    return GameState(
+    return new_state(
         rules,
         _ACTION,
         0,
@@ -209,7 +231,12 @@ def _wrong_phase(state: GameState, move: Move, phase: Phase) -> NoReturn:
 
 
 def _card_index(state: GameState, move: Move, card: Card) -> int:
-    index = state.rules._tables.card_index.get(card)
+    """The index of `card`, the card `move` names (R2)."""
+    t = state.rules._tables
+    args = t.move_args.get(id(move))  # a prebuilt move: no hashing (see `_Tables.move_args`)
+    if args is not None:
+        return args[0]
+    index = t.card_index.get(card)
     if index is None:
         _illegal(state, move, "R2", f"{card} is not a card in play under these rules")
     return index
@@ -226,6 +253,9 @@ def _card_and_cell(
     state: GameState, move: Construct | Improve | Downsize | BuildPylon
 ) -> tuple[int, int]:
     t = state.rules._tables
+    args = t.move_args.get(id(move))  # a prebuilt move: no hashing (see `_Tables.move_args`)
+    if args is not None:
+        return args
     i = t.card_index.get(move.card)
     c = t.cell_index.get(move.cell)
     if i is None or c is None:
@@ -329,7 +359,7 @@ def _placed(
     if known[player]:  # R36: what the opponent still knows of this hand
         mine = _blur(known[player]) if hidden else _forget(known[player], raw[-1])
         known = (mine, known[1]) if player == 0 else (known[0], mine)
-    return GameState(
+    return new_state(
         state.rules,
         next_phase,
         player,
@@ -357,7 +387,7 @@ def _placed(
 def _with_phase(
     state: GameState, move: Move, phase: Phase, chance: Chance | None = None
 ) -> GameState:
-    return GameState(
+    return new_state(
         state.rules,
         phase,
         state.current_player,
@@ -400,17 +430,20 @@ def _end_turn(
     trigger = state._end_trigger
     reason = None
     if trigger is not None:  # R24: the last turn has been played
-        reason = EndReason.FINAL_TURN
+        reason = _FINAL_TURN
     elif all(state._boards[player]):  # R24: a full grid triggers the end
         trigger = player
     limit = state.rules.stall_limit
     if reason is None and limit is not None and stall >= limit:  # R25
-        reason = EndReason.STALL
-    return GameState(
+        reason = _STALL
+    hands = state._hands
+    if hand is not hands[player]:  # else the same object: a checker sees it unchanged by `is`
+        hands = (hand, hands[1]) if player == 0 else (hands[0], hand)
+    return new_state(
         state.rules,
         _ACTION if reason is None else _OVER,
         1 - player,
-        (hand, state._hands[1]) if player == 0 else (state._hands[0], hand),
+        hands,
         deck,
         discards,
         state._boards,
@@ -438,7 +471,7 @@ def _receive_tech(
     player = state.current_player
     played = state._played
     assert played is not None  # TECH always follows a card played this turn
-    return GameState(
+    return new_state(
         state.rules,
         _settle(state, state._boards[player], played, state._accumulator),
         player,
@@ -486,7 +519,7 @@ def _place_tech(
     if phase is _OVERFLOW:  # R19, R21: the Accumulator may absorb the overflow
         assert state._played is not None
         phase = _settle(state, state._boards[player], state._played, accumulator)
-    return GameState(
+    return new_state(
         state.rules,
         phase,
         player,
@@ -557,9 +590,9 @@ def _construct(state: GameState, move: Construct) -> GameState:
     tech_hands = state._tech_hands
     if move.secret:
         held = tech_hands[player]
-        if Tech.SECRET_BUILD not in held:
+        if _SECRET_BUILD not in held:
             _illegal(state, move, "R11", "a secret Construct needs Secret Build in the tech hand")
-        tech_hands = _pair(tech_hands, player, held - {Tech.SECRET_BUILD})
+        tech_hands = _pair(tech_hands, player, held - {_SECRET_BUILD})
         return _placed(state, hand, c, (SECRET, i), tech_hands, _TECH, move, True)  # R17 (b)
     top = t.card_value[i] == state.rules.max_value
     return _placed(state, hand, c, (0, i), tech_hands, _TECH if top else None, move, False)
@@ -592,7 +625,7 @@ def _downsize(state: GameState, move: Downsize) -> GameState:
     i, c = _card_and_cell(state, move)
     player = state.current_player
     held = state._tech_hands[player]
-    if Tech.DOWN not in held:
+    if _DOWN not in held:
         _illegal(state, move, "R13", "Downsize needs Down in the tech hand")
     hand = _take_from_hand(state, move, i, "R13")
     raw = _plant_at(state, move, c, "R13", "Downsize")
@@ -606,7 +639,7 @@ def _downsize(state: GameState, move: Downsize) -> GameState:
             f"Downsize needs a strictly lower value than the top card "
             f"({value[i]} on {value[raw[-1]]})",
         )
-    tech_hands = _pair(state._tech_hands, player, held - {Tech.DOWN})
+    tech_hands = _pair(state._tech_hands, player, held - {_DOWN})
     # R21: a lower top never raises the row, so no overflow check.
     raw = (raw[0] | DOWNSIZED, *raw[1:], i)
     return _placed(state, hand, c, raw, tech_hands, _DRAW, move, False)
@@ -629,7 +662,7 @@ def _discard(state: GameState, move: Discard) -> GameState:
     i = _card_index(state, move, move.card)
     hand = _take_from_hand(state, move, i, "R15")
     player = state.current_player
-    return GameState(
+    return new_state(
         state.rules,
         _DRAW,
         player,
@@ -681,7 +714,7 @@ def _draw_tech(state: GameState, move: DrawTech) -> GameState:
         )
     rng = state._rng
     if rng is None:
-        return _with_phase(state, move, _CHANCE, Chance.TECH)
+        return _with_phase(state, move, _CHANCE, _TECH_CHANCE)
     rng, value = splitmix64(rng)  # R8, R33: one next() per chance event
     deck = state._tech_deck
     tech = deck[value % len(deck)]
@@ -699,7 +732,7 @@ def _decline_tech(state: GameState, move: DeclineTech) -> GameState:
 
 
 def _deal_tech(state: GameState, move: DealTech) -> GameState:
-    if state._chance is not Chance.TECH:
+    if state._chance is not _TECH_CHANCE:
         _illegal(state, move, "R6", "no tech card is being drawn now")
     if move.tech not in state._tech_deck:
         _illegal(state, move, "R17", f"{move.tech.name} is not in the tech deck")
@@ -730,7 +763,7 @@ def _flip(state: GameState, move: Flip) -> GameState:
     player = state.current_player
     raw = _plant_at(state, move, c, "R21", "Flip")
     board = _put(state._boards[player], c, (raw[0] | FACE_DOWN | FLIPPED, *raw[1:]))
-    return GameState(
+    return new_state(
         state.rules,
         _settle(state, board, played, state._accumulator),  # R21: flip until within tolerance
         player,
@@ -796,7 +829,7 @@ def _flip_set(state: GameState, move: FlipSet) -> GameState:
             f"flipping these plants leaves row {row} at {left}, over its tolerance "
             f"{state.tolerance(player, row)}",
         )
-    return GameState(
+    return new_state(
         state.rules,
         _DRAW,
         player,
@@ -823,13 +856,13 @@ def _flip_set(state: GameState, move: FlipSet) -> GameState:
 
 def _place_accumulator(state: GameState, move: PlaceAccumulator) -> GameState:
     accumulator = (state.current_player, move.row)
-    return _place_tech(state, move, Tech.ACCUMULATOR, accumulator, state._smart)
+    return _place_tech(state, move, _ACCUMULATOR, accumulator, state._smart)
 
 
 def _place_smart(state: GameState, move: PlaceSmart) -> GameState:
     if move.energy not in state.rules._tables.energy_index:
         _illegal(state, move, "R1", f"{move.energy.name} is not in play under these rules")
-    return _place_tech(state, move, Tech.SMART, state._accumulator, move.energy)
+    return _place_tech(state, move, _SMART, state._accumulator, move.energy)
 
 
 # -- DRAW (R22) and chance (R6-R8) ----------------------------------------------------------------
@@ -843,7 +876,7 @@ def _draw_from_deck(state: GameState, move: DrawFromDeck) -> GameState:
         _illegal(state, move, "R22", "the deck is empty (there is no reshuffle)")
     rng = state._rng
     if rng is None:
-        return _with_phase(state, move, _CHANCE, Chance.DRAW)
+        return _with_phase(state, move, _CHANCE, _DRAW_CHANCE)
     rng, value = splitmix64(rng)  # R8, R33: the sorted deck lists outcomes by cumulative weight
     r = value % len(deck)
     card = deck[r]
@@ -886,7 +919,7 @@ def _end_turn_move(state: GameState, move: EndTurn) -> GameState:
 
 def _deal(state: GameState, move: Deal) -> GameState:
     chance = state._chance
-    if chance is None or chance is Chance.TECH:
+    if chance is None or chance is _TECH_CHANCE:
         _illegal(state, move, "R6", "no plant card is being dealt now")
     i = _card_index(state, move, move.card)
     if i not in state._deck:
@@ -894,17 +927,17 @@ def _deal(state: GameState, move: Deal) -> GameState:
     deck = _remove(state._deck, i)
     player = state.current_player
     hand = _insert(state._hands[player], i)
-    if chance is Chance.DRAW:
+    if chance is _DRAW_CHANCE:
         turn = (*state._this_turn, move)
         return _end_turn(state, hand, deck, state._discards, None, turn, state._known)
     size = state.rules.hand_size
     if len(hand) < size:  # R7: the receiver's hand is not complete yet
-        phase, receiver, pending = _CHANCE, player, Chance.SETUP
+        phase, receiver, pending = _CHANCE, player, _SETUP
     elif player == 0:
-        phase, receiver, pending = _CHANCE, 1, Chance.SETUP
+        phase, receiver, pending = _CHANCE, 1, _SETUP
     else:
         phase, receiver, pending = _ACTION, 0, None
-    return GameState(
+    return new_state(
         state.rules,
         phase,
         receiver,

@@ -1,6 +1,13 @@
 """Legal moves (R9-R22) and chance outcomes (R6), in canonical order (R34).
 
 Moves come from the prebuilt tables of the `Rules`, so listing them builds no new move values.
+
+Speed, without changing a single result (see `benchmarks/README.md`): ACTION moves are found in
+one pass over the (card, cell of its energy) pairs, one list per kind so the order stays
+canonical; a hand or discard pile of one card is not merged for duplicates; the few items here
+are collected with plain loops rather than comprehensions (a comprehension is a function call in
+Python 3.11); enum members are module constants (reading ``Phase.ACTION`` goes through the enum
+metaclass's ``__getattr__`` hook in Python 3.11).
 """
 
 from __future__ import annotations
@@ -22,7 +29,16 @@ _SMART = Tech.SMART
 _DOWN = Tech.DOWN
 _PLACE_AT_ONCE = TechTiming.PLACE_AT_ONCE
 _ANY_SET = Overflow.ANY_SET
-_FREE_PHASES = frozenset({Phase.ACTION, Phase.OVERFLOW, Phase.DRAW})  # R18
+# Read once: in Python 3.11 `Phase.ACTION` goes through the enum metaclass's __getattr__ hook.
+_ACTION, _DRAW, _CHANCE, _TECH, _OVERFLOW = (
+    Phase.ACTION,
+    Phase.DRAW,
+    Phase.CHANCE,
+    Phase.TECH,
+    Phase.OVERFLOW,
+)
+_TECH_CHANCE = Chance.TECH
+_FREE_PHASES = frozenset({_ACTION, _OVERFLOW, _DRAW})  # R18
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -43,15 +59,15 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         due = due_placements(state)
         if due:  # R40: a drawn Accumulator or Smart is placed before anything else
             return due
-    if phase is Phase.ACTION:
+    if phase is _ACTION:
         return _action_moves(state)
-    if phase is Phase.DRAW:
+    if phase is _DRAW:
         return _draw_moves(state)
-    if phase is Phase.CHANCE:
+    if phase is _CHANCE:
         return tuple(move for move, _ in _chance_weights(state))
-    if phase is Phase.TECH:
+    if phase is _TECH:
         return _tech_moves(state)
-    if phase is Phase.OVERFLOW:
+    if phase is _OVERFLOW:
         return _overflow_moves(state)
     return ()
 
@@ -81,7 +97,7 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Move, Fraction], ...]:
     """
     if type(state) is not GameState:
         raise InvalidInputError("state", f"expected a GameState, got {type(state).__name__}")
-    if state.phase is not Phase.CHANCE:
+    if state.phase is not _CHANCE:
         raise PhaseError(
             f"R6: chance outcomes exist only in the CHANCE phase, not {state.phase.name}"
         )
@@ -93,7 +109,7 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Move, Fraction], ...]:
 def _chance_weights(state: GameState) -> list[tuple[Move, int]]:
     """Distinct outcomes with integer weights (counts left), in canonical order (R6, R33)."""
     t = state.rules._tables
-    if state._chance is Chance.TECH:
+    if state._chance is _TECH_CHANCE:
         deal_tech = t.deal_tech
         return [(deal_tech[tech], 1) for tech in state._tech_deck]
     deal = t.deal
@@ -139,57 +155,54 @@ def _action_moves(state: GameState) -> tuple[Move, ...]:
     hand = state._hands[player]
     board = state._boards[player]
     techs = state._tech_hands[player]
-    width = len(t.energies)
     value = t.card_value
-    col = t.card_col
-    distinct = tuple(dict.fromkeys(hand))  # hand is sorted: canonical order (R34)
-    out: list[Move] = []
+    # The distinct cards in canonical order (R34), iterated three times below: the hand is sorted,
+    # and a hand of one card has nothing to merge (hands in model checking are that small).
+    distinct = hand if len(hand) < 2 else dict.fromkeys(hand)
 
+    # One pass over the (card, cell of its energy) pairs finds the Constructs, Improves and
+    # Downsizes together; each kind keeps its own list, so the result is still in canonical order.
+    builds: list[Move] = []
+    improves: list[Move] = []
+    downsizes: list[Move] = []
     secret = _SECRET_BUILD in techs
-    for i in distinct:  # R10, R11
-        c = col[i]
-        if not board[c]:
-            out.append(t.construct[i][0])
-            if secret:
-                out.append(t.construct_secret[i][0])
-        if not board[width + c]:
-            out.append(t.construct[i][1])
-            if secret:
-                out.append(t.construct_secret[i][1])
-
-    for i in distinct:  # R12
-        c = col[i]
+    down = _DOWN in techs
+    targets = t.targets
+    for i in distinct:
         v = value[i]
-        raw = board[c]
-        if raw and not raw[0] & FACE_DOWN and value[raw[-1]] < v:
-            out.append(t.improve[i][0])
-        raw = board[width + c]
-        if raw and not raw[0] & FACE_DOWN and value[raw[-1]] < v:
-            out.append(t.improve[i][1])
-
-    if _DOWN in techs:  # R13
-        for i in distinct:
-            c = col[i]
-            v = value[i]
+        for c, construct, construct_secret, improve, downsize in targets[i]:
             raw = board[c]
-            if raw and not raw[0] & FACE_DOWN and value[raw[-1]] > v:
-                out.append(t.downsize[i][0])
-            raw = board[width + c]
-            if raw and not raw[0] & FACE_DOWN and value[raw[-1]] > v:
-                out.append(t.downsize[i][1])
+            if not raw:  # R10, R11
+                builds.append(construct)
+                if secret:
+                    builds.append(construct_secret)
+            elif not raw[0] & FACE_DOWN:
+                top = value[raw[-1]]
+                if top < v:  # R12
+                    improves.append(improve)
+                elif down and top > v:  # R13
+                    downsizes.append(downsize)
+    out = builds + improves + downsizes if improves or downsizes else builds
 
-    empty = [c for c, raw in enumerate(board) if not raw]
+    # Plain loops rather than comprehensions: a comprehension is a function call in Python 3.11,
+    # which costs more than the few items these loops see.
+    empty = []
+    for c, raw in enumerate(board):
+        if not raw:
+            empty.append(c)
+    pylon = t.pylon
     if len(empty) > 1:  # R14; itemgetter picks the prebuilt moves for the empty cells at C speed
         pick = itemgetter(*empty)
-        pylon = t.pylon
         for i in distinct:
             out.extend(pick(pylon[i]))
     elif empty:
         c = empty[0]
-        out.extend([t.pylon[i][c] for i in distinct])
+        for i in distinct:
+            out.append(pylon[i][c])
 
     discard = t.discard
-    out.extend([discard[i] for i in distinct])  # R15
+    for i in distinct:  # R15
+        out.append(discard[i])
     if not hand:
         out.append(t.pass_)  # R16
     return _free_placements(state, out)
@@ -265,7 +278,8 @@ def _draw_moves(state: GameState) -> tuple[Move, ...]:
         out.append(t.draw_deck)
     if state._discards:
         take = t.take
-        out.extend([take[i] for i in takeable_discards(state)])
+        for i in takeable_discards(state):
+            out.append(take[i])
     if not out:
         out.append(t.end_turn)
     return _free_placements(state, out)

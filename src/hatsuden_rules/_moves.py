@@ -2,6 +2,9 @@
 
 Player moves name cells of the mover's own board. `Deal` and `DealTech` are chance outcomes (R6):
 in explicit chance mode the caller (or a model checker) applies them in the CHANCE phase.
+
+Moves cache their hash (``cache_hash=True``, the value's hash, computed once per object): the
+engine's prebuilt moves sit in the turn logs of every state, so hashing a state hashes them.
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ def _cell_key(cell: Cell) -> tuple[int, int]:
     return (cell.row, cell.energy.column)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Construct:
     """ACTION: build `card` from the hand into an empty own `cell` of its energy (R10, R11)."""
 
@@ -73,7 +76,7 @@ class Construct:
     secret: bool = attrs.field(default=False, validator=_instance_of(bool))
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Improve:
     """ACTION: put `card` on an own plant of its energy with a strictly lower top value (R12)."""
 
@@ -82,7 +85,7 @@ class Improve:
     cell: Cell = attrs.field(validator=_cell)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Downsize:
     """ACTION, spending Down: put `card` on an own plant of its energy with a higher top (R13)."""
 
@@ -91,7 +94,7 @@ class Downsize:
     cell: Cell = attrs.field(validator=_cell)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class BuildPylon:
     """ACTION: put any `card` face down into an empty own `cell` (R14)."""
 
@@ -100,7 +103,7 @@ class BuildPylon:
     cell: Cell = attrs.field(validator=_cell)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Discard:
     """ACTION: put `card` face up into the discards (R15)."""
 
@@ -108,28 +111,28 @@ class Discard:
     card: Card = attrs.field(validator=_card)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Pass:
     """ACTION with an empty hand (R16)."""
 
     kind: ClassVar[int] = 5
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class DrawTech:
     """TECH: draw a technology card; a `DealTech` chance event follows (R17)."""
 
     kind: ClassVar[int] = 6
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class DeclineTech:
     """TECH: do not draw a technology card (R17)."""
 
     kind: ClassVar[int] = 7
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Flip:
     """OVERFLOW: turn the plant on `cell` (not the one just played) into a pylon (R21)."""
 
@@ -152,7 +155,7 @@ def _to_cells(value: object) -> tuple[Cell, ...]:
     return tuple(sorted(cells, key=_cell_key))
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class FlipSet:
     """OVERFLOW with ``overflow=ANY_SET``: turn the plants on `cells` into pylons at once (R41).
 
@@ -167,14 +170,14 @@ class FlipSet:
     cells: tuple[Cell, ...] = attrs.field(converter=_to_cells)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class DrawFromDeck:
     """DRAW: draw from the deck; a `Deal` chance event follows, then the turn ends (R22)."""
 
     kind: ClassVar[int] = 9
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class DrawFromDiscard:
     """DRAW: take `card` from the discards; the turn ends (R22)."""
 
@@ -182,14 +185,14 @@ class DrawFromDiscard:
     card: Card = attrs.field(validator=_card)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class EndTurn:
     """DRAW, when neither the deck nor the discards offer a card (R22)."""
 
     kind: ClassVar[int] = 11
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class PlaceAccumulator:
     """Free placement: put the held Accumulator on own city `row` (R18, R19)."""
 
@@ -197,7 +200,7 @@ class PlaceAccumulator:
     row: int = attrs.field(validator=_row)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class PlaceSmart:
     """Free placement: put the held Smart card on `energy` (R18, R20)."""
 
@@ -205,7 +208,7 @@ class PlaceSmart:
     energy: Energy = attrs.field(validator=_instance_of(Energy))
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Deal:
     """Chance outcome: `card` arrives from the deck in the receiver's hand (R6, R7, R22)."""
 
@@ -213,7 +216,7 @@ class Deal:
     card: Card = attrs.field(validator=_card)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class DealTech:
     """Chance outcome: `tech` arrives from the tech deck in the receiver's tech hand (R6, R17)."""
 

@@ -232,7 +232,9 @@ class _Tables:
 
     Cards and cells are small ints inside states: card ``i = column * max_value + value - 1``,
     cell ``c = row * energies + column``. Moves are prebuilt here so that `legal_moves` never
-    constructs one. Nothing here is mutated after construction (plain dicts are used for speed).
+    constructs one; `targets` lists, per card, the moves onto the cells of its energy (one pass
+    in `legal_moves`), and `move_args` gives `apply` the indices of a prebuilt move by its id.
+    Nothing here is mutated after construction (plain dicts are used for speed).
     """
 
     __slots__ = (
@@ -261,11 +263,13 @@ class _Tables:
         "flip_sets",
         "full_deck",
         "improve",
+        "move_args",
         "pass_",
         "place_accumulator",
         "place_smart",
         "pylon",
         "take",
+        "targets",
         "techs",
         "tolerance",
     )
@@ -313,6 +317,34 @@ class _Tables:
         self.end_turn = EndTurn()
         self.draw_only = (self.draw_deck,)
         self.end_only = (self.end_turn,)
+        # For each card, per row: the cell of its energy and the prebuilt Construct, secret
+        # Construct, Improve and Downsize onto it, so `legal_moves` finds them in one pass.
+        self.targets = tuple(
+            tuple(
+                (
+                    r * n_energies + self.card_col[i],
+                    self.construct[i][r],
+                    self.construct_secret[i][r],
+                    self.improve[i][r],
+                    self.downsize[i][r],
+                )
+                for r in rows
+            )
+            for i in range(len(self.cards))
+        )
+        # The card and cell indices (-1: no cell) of each prebuilt move with a card, keyed by the
+        # move object's id: `apply` finds them without hashing the move's Card and Cell (Python
+        # __hash__ calls). These moves live as long as these tables, so while a state of these
+        # rules exists no other object can have one of these ids; a move built by the user is
+        # not in here and is looked up by value.
+        self.move_args: dict[int, tuple[int, int]] = {}
+        for i, (targets, pylons) in enumerate(zip(self.targets, self.pylon, strict=True)):
+            for c, *moves in targets:
+                self.move_args.update(dict.fromkeys(map(id, moves), (i, c)))
+            for c, pylon in enumerate(pylons):
+                self.move_args[id(pylon)] = (i, c)
+            for move in (self.discard[i], self.take[i], self.deal[i]):
+                self.move_args[id(move)] = (i, -1)
 
 
 def _flip_sets(

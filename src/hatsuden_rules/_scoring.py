@@ -1,6 +1,13 @@
-"""Scoring (R27-R29): energy majorities, city points, the winner and the tie-break that decided."""
+"""Scoring (R27-R29): energy majorities, city points, the winner and the tie-break that decided.
+
+The model checker scores every distinct pair of grids, so `score` is kept cheap: its sheets are
+built by trusted constructors (`_trusted`: the same values, without attrs' slow frozen
+``__init__``), and enum members are read from module constants.
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -8,7 +15,8 @@ from ._cards import Energy
 from ._enums import GameEnum
 from ._errors import InvalidInputError
 from ._rules import Tiebreak
-from ._state import GameState, top_value
+from ._state import FACE_DOWN, GameState
+from ._trusted import trusted_constructor
 
 __all__ = ["Decision", "PlayerScore", "Score", "score"]
 
@@ -62,6 +70,21 @@ class Score:
     smart: Energy | None
 
 
+# Built from values `score` derives itself; mypy checks the calls against the classes.
+if TYPE_CHECKING:
+    _player_score, _score = PlayerScore, Score
+else:
+    _player_score, _score = trusted_constructor(PlayerScore), trusted_constructor(Score)
+# Read once: in Python 3.11 `Decision.TOTAL` goes through the enum metaclass's __getattr__ hook.
+_TOTAL, _CITY_POINTS, _SUPPLY, _SECOND_PLAYER = (
+    Decision.TOTAL,
+    Decision.CITY_POINTS,
+    Decision.SUPPLY,
+    Decision.SECOND_PLAYER,
+)
+_BY_SUPPLY = Tiebreak.SUPPLY
+
+
 def score(state: GameState) -> Score:
     """Score `state` as if the game ended now (R26-R29).
 
@@ -83,7 +106,7 @@ def score(state: GameState) -> Score:
     generation = []
     supplies = []
     for board in state._boards:
-        top = [top_value(raw, value) for raw in board]
+        top = [0 if not raw or raw[0] & FACE_DOWN else value[raw[-1]] for raw in board]  # R27
         generation.append(tuple([top[e] + top[width + e] for e in columns]))
         supplies.append((sum(top[:width]), sum(top[width:])))
 
@@ -107,7 +130,7 @@ def score(state: GameState) -> Score:
             elif row_supply <= penalty:
                 cities -= 1
         sheets.append(
-            PlayerScore(
+            _player_score(
                 energy_points=energy_points[player],
                 city_points=cities,
                 total=energy_points[player] + cities,
@@ -117,17 +140,17 @@ def score(state: GameState) -> Score:
         )
     first, second = sheets
     if first.total != second.total:  # R29
-        winner, decided_by = (0 if first.total > second.total else 1), Decision.TOTAL
+        winner, decided_by = (0 if first.total > second.total else 1), _TOTAL
     else:
-        if rules.tiebreak is Tiebreak.SUPPLY:
-            a, b, decided_by = sum(first.row_supply), sum(second.row_supply), Decision.SUPPLY
+        if rules.tiebreak is _BY_SUPPLY:
+            a, b, decided_by = sum(first.row_supply), sum(second.row_supply), _SUPPLY
         else:
-            a, b, decided_by = first.city_points, second.city_points, Decision.CITY_POINTS
+            a, b, decided_by = first.city_points, second.city_points, _CITY_POINTS
         if a != b:
             winner = 0 if a > b else 1
         else:
-            winner, decided_by = 1, Decision.SECOND_PLAYER
-    return Score(
+            winner, decided_by = 1, _SECOND_PLAYER
+    return _score(
         players=(first, second),
         winner=winner,
         decided_by=decided_by,
