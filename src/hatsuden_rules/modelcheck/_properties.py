@@ -55,6 +55,7 @@ from .. import (
     new_game,
     score,
 )
+from .._state import new_state
 from ._variant_properties import variant_problems
 
 __all__ = [
@@ -75,6 +76,8 @@ Zones = tuple[int, int, int]
 DETERMINISM_EVERY: Final = 16
 
 _OVER, _CHANCE = Phase.GAME_OVER, Phase.CHANCE
+# Read once: in Python 3.11 an enum member read as `Chance.DRAW` goes through a metaclass hook.
+_DRAW_CHANCE, _SETUP_CHANCE = Chance.DRAW, Chance.SETUP
 _NO_PROBLEMS: Final[tuple[Problem, ...]] = ()
 _NOTHING: Final[tuple[tuple[int, ...], tuple[int, ...]]] = ((), ())  # nothing known
 _MAX_MOVE_OBJECTS: Final = 1 << 16  # move objects remembered by identity (see _move_index)
@@ -329,28 +332,29 @@ class Properties:
             this_turn,
             last_turn,
         ) = self._turn_values[z[2]]
-        return GameState(
-            rules=self.rules,
-            phase=phase,
-            current_player=player,
-            hands=hands,
-            deck=deck,
-            discards=discards,
-            boards=self._grid_values[z[1]],
-            tech_deck=tech_deck,
-            tech_hands=tech_hands,
-            accumulator=accumulator,
-            smart=smart,
-            played=played,
-            discarded=discarded,
-            chance=chance,
-            stall=stall,
-            end_trigger=trigger,
-            end_reason=reason,
-            rng=rng,
-            known=known,
-            this_turn=this_turn,
-            last_turn=last_turn,
+        # The engine's trusted constructor, positionally: the fields in their declared order.
+        return new_state(
+            self.rules,
+            phase,
+            player,
+            hands,
+            deck,
+            discards,
+            self._grid_values[z[1]],
+            tech_deck,
+            tech_hands,
+            accumulator,
+            smart,
+            played,
+            discarded,
+            chance,
+            stall,
+            trigger,
+            reason,
+            rng,
+            known,
+            this_turn,
+            last_turn,
         )
 
     def move_index(self, move: Move) -> int:
@@ -695,7 +699,7 @@ class Properties:
                 ]
         chance = before._chance
         ends_turn = (
-            kind is DrawFromDiscard or kind is EndTurn or (kind is Deal and chance is Chance.DRAW)
+            kind is DrawFromDiscard or kind is EndTurn or (kind is Deal and chance is _DRAW_CHANCE)
         )
         # The accessors this_turn, last_turn, current_player, stall_count and end_triggered_by
         # return these fields as stored; read directly, they cost no call.
@@ -722,7 +726,7 @@ class Properties:
                     *problems,
                     ("R36", "at the end of a turn its moves are not the last turn's log"),
                 ]
-        elif chance is Chance.SETUP:
+        elif chance is _SETUP_CHANCE:
             if after._this_turn != () or after._last_turn != ():
                 problems = [*problems, ("R36", "a setup deal was logged in a turn")]
         else:
