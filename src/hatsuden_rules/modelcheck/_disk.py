@@ -41,7 +41,7 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, BinaryIO, Final
@@ -106,7 +106,7 @@ class _Workers:
 
     def run(
         self,
-        chunks: list[tuple[bytes, bytes, bytes, bytes]],
+        chunks: _Chunks,
         at_limit: bool,
         absorb: Callable[[ChunkResult], None],
     ) -> None:
@@ -160,6 +160,43 @@ class _Workers:
             if process.is_alive():
                 process.terminate()
                 process.join()
+
+
+class _Chunks:
+    """The frontier of one layer, read from its file a chunk at a time (never held whole).
+
+    A layer of 10^8 states is 3.2 GB on disk; read a chunk at a time (plain reads, not a memory
+    map, whose pages would count as the coordinator's resident memory), the coordinator's memory
+    does not grow with the frontier.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.size = os.path.getsize(path) // _LAYER.itemsize
+        self.file: BinaryIO | None = open(path, "rb")  # noqa: SIM115 (closed by `close`)
+        self.sizes = [min(CHUNK, self.size - begin) for begin in range(0, self.size, CHUNK)]
+
+    def __len__(self) -> int:
+        return len(self.sizes)
+
+    def __iter__(self) -> Iterator[tuple[bytes, bytes, bytes, bytes]]:
+        return (self[k] for k in range(len(self.sizes)))
+
+    def __getitem__(self, k: int) -> tuple[bytes, bytes, bytes, bytes]:
+        """Chunk `k`: the cards, grids and turn hashes and the numbers of its states."""
+        assert self.file is not None
+        self.file.seek(k * CHUNK * _LAYER.itemsize)
+        part = np.fromfile(self.file, dtype=_LAYER, count=self.sizes[k])
+        return (
+            part["c"].tobytes(),
+            part["g"].tobytes(),
+            part["t"].tobytes(),
+            part["n"].tobytes(),
+        )
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
 
 
 class _Store:
@@ -441,21 +478,14 @@ class _Search:
         """Expand layer after layer until none is left or a limit stops the search."""
         store = self.store
         while True:
-            frontier = np.fromfile(store.layer(self.depth), dtype=_LAYER)
-            self.size = len(frontier)
+            chunks = _Chunks(store.layer(self.depth))
+            self.size = chunks.size
             if not self.size:
+                chunks.close()
                 return
             max_depth = self.limits["max_depth"]
             at_limit = max_depth is not None and self.depth >= max_depth
-            chunks = []
-            self.chunk_sizes = []
-            for begin in range(0, self.size, CHUNK):
-                part = frontier[begin : begin + CHUNK]
-                self.chunk_sizes.append(len(part))
-                columns = (part["c"], part["g"], part["t"], part["n"])
-                c, g, t, n = (column.tobytes() for column in columns)
-                chunks.append((c, g, t, n))
-            del frontier
+            self.chunk_sizes = chunks.sizes
             self.done = self.absorbed = 0
             with open(store.layer(self.depth + 1), "wb") as self.following:
                 try:
@@ -463,6 +493,8 @@ class _Search:
                 except _Stop as stop:
                     self.stopped_by = str(stop)
                     return
+                finally:
+                    chunks.close()
             self.end_layer()
 
     def absorb(self, result: ChunkResult) -> None:
