@@ -763,9 +763,18 @@ def _flip(state: GameState, move: Flip) -> GameState:
     player = state.current_player
     raw = _plant_at(state, move, c, "R21", "Flip")
     board = _put(state._boards[player], c, (raw[0] | FACE_DOWN | FLIPPED, *raw[1:]))
+    # R21: flip until within tolerance
+    return _flipped(state, move, board, _settle(state, board, played, state._accumulator))
+
+
+def _flipped(
+    state: GameState, move: Flip | FlipSet, board: tuple[tuple[int, ...], ...], phase: Phase
+) -> GameState:
+    """The state after the mover's `board` got its flipped plants (Flip, FlipSet)."""
+    player = state.current_player
     return new_state(
         state.rules,
-        _settle(state, board, played, state._accumulator),  # R21: flip until within tolerance
+        phase,
         player,
         state._hands,
         state._deck,
@@ -775,7 +784,7 @@ def _flip(state: GameState, move: Flip) -> GameState:
         state._tech_hands,
         state._accumulator,
         state._smart,
-        played,
+        state._played,
         None,
         None,
         state._stall,
@@ -829,29 +838,7 @@ def _flip_set(state: GameState, move: FlipSet) -> GameState:
             f"flipping these plants leaves row {row} at {left}, over its tolerance "
             f"{state.tolerance(player, row)}",
         )
-    return new_state(
-        state.rules,
-        _DRAW,
-        player,
-        state._hands,
-        state._deck,
-        state._discards,
-        _pair(state._boards, player, board),
-        state._tech_deck,
-        state._tech_hands,
-        state._accumulator,
-        state._smart,
-        played,
-        None,
-        None,
-        state._stall,
-        state._end_trigger,
-        None,
-        state._rng,
-        state._known,
-        (*state._this_turn, move),
-        state._last_turn,
-    )
+    return _flipped(state, move, board, _DRAW)
 
 
 def _place_accumulator(state: GameState, move: PlaceAccumulator) -> GameState:
