@@ -128,15 +128,19 @@ class _StateScanner(_Scanner):
         return None if self.accept("-") else parse()
 
     def move_list(self, path: Path) -> tuple[Move, ...]:
+        return self.bracketed(path, self.move)
+
+    def bracketed(self, path: Path, item: Callable[[], _T]) -> tuple[_T, ...]:
+        """``[a, b, ...]``: the items read by `item`, each error marked at `path` + its index."""
         self.expect("[")
-        moves: list[Move] = []
+        items: list[_T] = []
         if self.accept("]"):
             return ()
         while True:
-            self.mark((*path, len(moves)))
-            moves.append(self.move())
+            self.mark((*path, len(items)))
+            items.append(item())
             if self.accept("]"):
-                return tuple(moves)
+                return tuple(items)
             self.expect(", ", "', ' or ']'")
 
     def state(self) -> StateParts:
@@ -333,16 +337,7 @@ class _StateScanner(_Scanner):
         return self.move()
 
     def seen_move_list(self, path: Path) -> tuple[SeenMove, ...]:
-        self.expect("[")
-        moves: list[SeenMove] = []
-        if self.accept("]"):
-            return ()
-        while True:
-            self.mark((*path, len(moves)))
-            moves.append(self.seen_move())
-            if self.accept("]"):
-                return tuple(moves)
-            self.expect(", ", "', ' or ']'")
+        return self.bracketed(path, self.seen_move)
 
     def pair_sep(self) -> None:
         self.expect("/", "'/' between the two players")
