@@ -382,3 +382,30 @@ def test_choice_is_proven_by_position_on_two_cores() -> None:
     assert data["states"] == GOLDEN["choice"]["states"]
     assert data["soundness_checked"] > 1000
     assert "matches the golden entry 'choice'" in done.stderr
+
+
+def test_the_frontier_is_read_a_chunk_at_a_time(tmp_path: Path) -> None:
+    """A layer file is served chunk by chunk, in order, and the chunks make up the whole file."""
+    from hatsuden_rules.modelcheck import _disk
+
+    size = 2 * _disk.CHUNK + 5
+    layer = np.zeros(size, dtype=_disk._LAYER)
+    layer["c"] = np.arange(size, dtype=np.uint64) * 3
+    layer["g"] = np.arange(size, dtype=np.uint64) * 5
+    layer["t"] = np.arange(size, dtype=np.uint64) * 7
+    layer["n"] = np.arange(size, dtype=np.int64)
+    path = tmp_path / "layer_0.bin"
+    layer.tofile(path)
+    chunks = _disk._Chunks(str(path))
+    assert (chunks.size, len(chunks), chunks.sizes) == (size, 3, [_disk.CHUNK, _disk.CHUNK, 5])
+    for key, column in zip("cgtn", zip(*chunks, strict=True), strict=True):
+        dtype = "<i8" if key == "n" else "<u8"
+        whole = np.concatenate([np.frombuffer(part, dtype=dtype) for part in column])
+        assert np.array_equal(whole, layer[key])
+    assert chunks[2][3] == layer["n"][-5:].tobytes()  # any chunk, in any order
+    chunks.close()
+    empty = tmp_path / "layer_1.bin"
+    empty.write_bytes(b"")
+    nothing = _disk._Chunks(str(empty))
+    assert (nothing.size, len(nothing), list(nothing)) == (0, 0, [])
+    nothing.close()
