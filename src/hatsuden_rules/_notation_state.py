@@ -16,6 +16,7 @@ from ._state import Chance, EndReason, GameState, Phase, Stack
 __all__ = ["parse_observation", "parse_state"]
 
 _T = TypeVar("_T")
+_C = TypeVar("_C", Card, Card | None)
 _U64_DIGITS: Final = 20  # the generator state (R32)
 
 
@@ -98,6 +99,13 @@ class _StateScanner(_Scanner):
                 return tuple(techs)
 
     def stack(self, path: Path) -> Stack | None:
+        parts = self.stack_parts(path, self.card)
+        return None if parts is None else Stack(*parts)
+
+    def stack_parts(
+        self, path: Path, card: Callable[[], _C]
+    ) -> tuple[tuple[_C, ...], bool, bool, bool, bool] | None:
+        """A cell: ``.`` (None), or its flags then its cards read by `card`, bottom first."""
         self.mark(path)
         if self.accept("."):
             return None
@@ -105,23 +113,27 @@ class _StateScanner(_Scanner):
         flipped = face_down and self.accept("~")
         secret = self.accept("*")
         downsized = self.accept("v")
-        cards: list[Card] = []
+        cards: list[_C] = []
         while True:
             self.mark((*path, "cards", len(cards)))
-            cards.append(self.card())
+            cards.append(card())
             if not self.accept("+"):
                 break
-        return Stack(tuple(cards), face_down, flipped, secret, downsized)
+        return tuple(cards), face_down, flipped, secret, downsized
 
     def board(self, path: Path, width: int) -> tuple[Stack | None, ...]:
-        cells: list[Stack | None] = []
+        return self.grid(path, width, self.stack)
+
+    def grid(self, path: Path, width: int, cell: Callable[[Path], _T]) -> tuple[_T, ...]:
+        """A grid: two rows of `width` cells, each read by `cell` at `path` + its index."""
+        cells: list[_T] = []
         for row in (0, 1):
             if row:
                 self.expect(";", "';' between the two rows")
             for column in range(width):
                 if column:
                     self.expect(",", f"',' ({width} cells a row)")
-                cells.append(self.stack((*path, len(cells))))
+                cells.append(cell((*path, len(cells))))
         return tuple(cells)
 
     def optional(self, parse: Callable[[], _T]) -> _T | None:
@@ -300,31 +312,15 @@ class _StateScanner(_Scanner):
         return accumulator, smart, played, discarded, chance, stall, trigger, reason
 
     def seen_board(self, path: Path, width: int) -> tuple[SeenStack | None, ...]:
-        cells: list[SeenStack | None] = []
-        for row in (0, 1):
-            if row:
-                self.expect(";", "';' between the two rows")
-            for column in range(width):
-                if column:
-                    self.expect(",", f"',' ({width} cells a row)")
-                cells.append(self.seen_stack((*path, len(cells))))
-        return tuple(cells)
+        return self.grid(path, width, self.seen_stack)
 
     def seen_stack(self, path: Path) -> SeenStack | None:
-        self.mark(path)
-        if self.accept("."):
-            return None
-        face_down = self.accept("#")
-        flipped = face_down and self.accept("~")
-        secret = self.accept("*")
-        downsized = self.accept("v")
-        cards: list[Card | None] = []
-        while True:
-            self.mark((*path, "cards", len(cards)))
-            cards.append(None if self.accept("?") else self.card())
-            if not self.accept("+"):
-                break
-        return SeenStack(tuple(cards), face_down, flipped, secret, downsized)
+        parts = self.stack_parts(path, self.seen_card)
+        return None if parts is None else SeenStack(*parts)
+
+    def seen_card(self) -> Card | None:
+        """A card of an observed stack: ``?`` for one the player has not seen."""
+        return None if self.accept("?") else self.card()
 
     def seen_move(self) -> SeenMove:
         if self.accept("=???"):
