@@ -88,7 +88,7 @@ verify-variants-big: $(STAMP) ## Every reachable state of wide-any-set: three co
 	$(PY) -m hatsuden_rules.modelcheck --config wide-any-set --golden tests/golden/modelcheck.json
 
 vectors: $(STAMP) ## Rebuild the conformance suite (conformance/) and the generated tables of CONFORMANCE.md.
-	$(PY) -m hatsuden_rules.conformance.generate --out conformance --doc CONFORMANCE.md --root .
+	$(PY) -m tools.vectors.generate --out conformance --doc CONFORMANCE.md --root .
 
 # BALANCE_ARGS adds options, e.g. make balance BALANCE_ARGS="--backend ray --address auto".
 BALANCE_ARGS ?=

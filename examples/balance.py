@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from hatsuden_rules import STANDARD, InvalidRulesError, Rules, Tech
-from hatsuden_rules._rule_flags import add_rule_flags, rules_from_args
+from hatsuden_rules.cli._flags import add_rule_flags, rules_from_args
 from hatsuden_rules.cli._report import Progress
 from hatsuden_rules.modelcheck import CONFIGS
 from hatsuden_rules.notation import format_rules

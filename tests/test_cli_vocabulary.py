@@ -127,13 +127,13 @@ def test_replay_checks_the_record_against_the_rule_flags(tmp_path: Path) -> None
     assert "Game over" in same.stdout
     # The base is the record's own rules: one flag alone states one field.
     assert run(["-m", "hatsuden_rules", "replay", record, "--tiebreak", "supply"]).returncode == 0
-    other = run(["-m", "hatsuden_rules.replay_cli", record, "--tiebreak", "city-points"])
+    other = run(["-m", "hatsuden_rules.cli._replay", record, "--tiebreak", "city-points"])
     assert other.returncode == 1
     assert other.stderr.count("\n") == 1
     assert f"played under rules {format_rules(EXPECTED)}, not 1/1/2/1/1/DWN/city_points/" in (
         other.stderr
     )
-    assert run(["-m", "hatsuden_rules.replay_cli", record, "--config", "small"]).returncode == 1
+    assert run(["-m", "hatsuden_rules.cli._replay", record, "--config", "small"]).returncode == 1
 
 
 ALL = [

@@ -16,6 +16,9 @@ from typing import Any
 
 import jsonschema
 import pytest
+from tools.vectors.generate import render_doc, suite_files
+from tools.vectors.suite import generate
+from tools.vectors.trace import table_vector_rows, trace
 
 from hatsuden_rules import RULES_VERSION, Decision, Phase, Rules, Tiebreak, new_game
 from hatsuden_rules.conformance import (
@@ -24,13 +27,9 @@ from hatsuden_rules.conformance import (
     NOTES,
     Vector,
     check_response,
-    generate,
     handle,
     load_vectors,
-    trace,
 )
-from hatsuden_rules.conformance._trace import table_vector_rows
-from hatsuden_rules.conformance.generate import render_doc, suite_files
 from hatsuden_rules.modelcheck import perft
 from hatsuden_rules.notation import parse_rules, parse_state
 

@@ -37,7 +37,7 @@ from hatsuden_rules import (
     new_game,
     observe,
 )
-from hatsuden_rules._state import SECRET
+from hatsuden_rules._core.encoding import SECRET
 from hatsuden_rules.modelcheck import information
 from hatsuden_rules.modelcheck.information import (
     INFORMATION_CONFIGS,

@@ -33,7 +33,7 @@ from hatsuden_rules import (
     replay,
     to_json,
 )
-from hatsuden_rules.replay_cli import main
+from hatsuden_rules.cli._replay import main
 
 MICRO = Rules(energies=2, max_value=2, copies=2, hand_size=2, city_demand=2, stall_limit=4)
 

@@ -17,7 +17,7 @@ from hatsuden_rules import (
     TechTiming,
     Tiebreak,
 )
-from hatsuden_rules._rule_flags import (
+from hatsuden_rules.cli._flags import (
     PRESETS,
     RULE_FLAGS,
     add_rule_flags,

@@ -134,8 +134,8 @@ def test_the_command_line_on_a_cluster_address(local_ray: str, tmp_path: Path) -
 
 
 def test_a_failing_task_raises_the_workers_library_error() -> None:
-    from hatsuden_rules._ray import ray_results
     from hatsuden_rules.simulation import _Match, _match_game
+    from hatsuden_rules.simulation._ray import ray_results
 
     # A player spec no worker can build (run_match refuses it before any task; this calls the
     # backend directly). The library's errors pickle, so the worker's error comes back as itself.

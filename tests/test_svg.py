@@ -44,9 +44,9 @@ from hatsuden_rules import (
     render_observation,
     score,
 )
-from hatsuden_rules._svg_view import sheet_of, view_of
 from hatsuden_rules.modelcheck.information import perturbations
 from hatsuden_rules.svg import DEFAULT_COLORS, SvgWrapper, board_svg, touched_cells
+from hatsuden_rules.svg._view import sheet_of, view_of
 
 from .scripting import card, cards, deal, random_explicit_states
 from .svg_positions import GOLDEN, SMALL, pictures, rich, rich_over

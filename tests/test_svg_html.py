@@ -42,10 +42,10 @@ from hatsuden_rules import (
     score,
 )
 from hatsuden_rules import cli as hatsuden_cli
-from hatsuden_rules._svg_html import page_pictures
-from hatsuden_rules.replay_cli import main as replay_main
+from hatsuden_rules.cli._replay import main as replay_main
 from hatsuden_rules.svg import board_svg, touched_cells
 from hatsuden_rules.svg import record_to_html as svg_record_to_html
+from hatsuden_rules.svg._html import page_pictures
 
 from .test_svg import parse
 

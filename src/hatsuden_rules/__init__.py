@@ -13,9 +13,9 @@ Examples:
     True
 """
 
-from ._apply import apply, new_game
-from ._cards import Card, Cell, Energy, Tech
-from ._errors import (
+from hatsuden_rules._core.apply import apply, new_game
+from hatsuden_rules._core.cards import Card, Cell, Energy, Tech
+from hatsuden_rules._core.errors import (
     HatsudenError,
     IllegalMoveError,
     InvalidInputError,
@@ -23,8 +23,8 @@ from ._errors import (
     InvalidRulesError,
     PhaseError,
 )
-from ._legal import chance_outcomes, is_legal, legal_moves
-from ._moves import (
+from hatsuden_rules._core.legal import chance_outcomes, is_legal, legal_moves
+from hatsuden_rules._core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -45,13 +45,26 @@ from ._moves import (
     PlaceSmart,
     move_sort_key,
 )
-from ._render import render, render_card
-from ._rng import SplitMix64, sample
-from ._rules import PRINTED, RULES_VERSION, STANDARD, Overflow, Rules, TechTiming, Tiebreak
-from ._scoring import Decision, PlayerScore, Score, score
-from ._state import Chance, EndReason, GameState, Phase, Stack
-from .actions import action_to_move, move_to_action, num_chance_outcomes, num_distinct_actions
-from .notation import (
+from hatsuden_rules._core.render import render, render_card
+from hatsuden_rules._core.rng import SplitMix64, sample
+from hatsuden_rules._core.rules import (
+    PRINTED,
+    RULES_VERSION,
+    STANDARD,
+    Overflow,
+    Rules,
+    TechTiming,
+    Tiebreak,
+)
+from hatsuden_rules._core.scoring import Decision, PlayerScore, Score, score
+from hatsuden_rules._core.state import Chance, EndReason, GameState, Phase, Stack
+from hatsuden_rules.actions import (
+    action_to_move,
+    move_to_action,
+    num_chance_outcomes,
+    num_distinct_actions,
+)
+from hatsuden_rules.notation import (
     MoveNotationError,
     NotationError,
     format_move,
@@ -63,7 +76,7 @@ from .notation import (
     parse_rules,
     parse_state,
 )
-from .observation import (
+from hatsuden_rules.observation import (
     Concealed,
     Observation,
     SeenMove,
@@ -75,7 +88,15 @@ from .observation import (
     render_observation,
     sample_state,
 )
-from .records import (
+from hatsuden_rules.serialization import (
+    FORMAT_VERSION,
+    InvalidDocumentError,
+    from_dict,
+    from_json,
+    to_dict,
+    to_json,
+)
+from hatsuden_rules.serialization._records import (
     GameRecord,
     GameResult,
     ReplayError,
@@ -84,15 +105,7 @@ from .records import (
     record_game,
     replay,
 )
-from .serialization import (
-    FORMAT_VERSION,
-    InvalidDocumentError,
-    from_dict,
-    from_json,
-    to_dict,
-    to_json,
-)
-from .svg import record_to_html
+from hatsuden_rules.svg import record_to_html
 
 __version__ = "0.2.0"
 

@@ -36,9 +36,9 @@ from collections.abc import Iterator
 from types import MappingProxyType
 from typing import Final, SupportsIndex
 
-from ._cards import ROWS, Tech
-from ._errors import InvalidInputError, InvalidMoveError
-from ._moves import (
+from hatsuden_rules._core.cards import ROWS, Tech
+from hatsuden_rules._core.errors import InvalidInputError, InvalidMoveError
+from hatsuden_rules._core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -59,7 +59,7 @@ from ._moves import (
     PlaceSmart,
     move_sort_key,
 )
-from ._rules import Overflow, Rules
+from hatsuden_rules._core.rules import Overflow, Rules
 
 __all__ = [
     "action_to_move",

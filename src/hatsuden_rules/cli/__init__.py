@@ -14,7 +14,7 @@
 Every command that takes a rule set takes the same rule flags (``--rules NOTATION``,
 ``--config NAME``, ``--energies``, ``--max-value``, ``--copies``, ``--hand-size``,
 ``--city-demand``, ``--techs``, ``--tiebreak``, ``--retake/--no-retake``, ``--stall-limit``):
-see `hatsuden_rules._rule_flags`.
+see `hatsuden_rules.cli._flags`.
 
 Exit codes: 0 success, 1 failure (e.g. a record that does not replay, a backend that fails),
 2 usage error, 130 interrupted; ``check`` and ``replay`` keep their own commands' codes.
@@ -37,11 +37,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .. import __version__
-from .._errors import HatsudenError, InvalidInputError, InvalidRulesError
-from .._rule_flags import add_rule_flags, rules_from_args
-from .._rules import STANDARD, Rules
-from ..players import PLAYERS, make_player
+from hatsuden_rules import __version__
+from hatsuden_rules._core.errors import HatsudenError, InvalidInputError, InvalidRulesError
+from hatsuden_rules._core.rules import STANDARD, Rules
+from hatsuden_rules.cli._flags import add_rule_flags, rules_from_args
+from hatsuden_rules.players import PLAYERS, make_player
 
 __all__ = ["build_parser", "main", "parse_rules_option"]
 
@@ -50,7 +50,7 @@ _DELEGATED = ("check", "replay")
 
 
 def _configs() -> dict[str, Rules]:
-    from ..modelcheck._configs import CONFIGS
+    from hatsuden_rules.modelcheck._configs import CONFIGS
 
     return dict(CONFIGS)
 
@@ -60,7 +60,7 @@ def parse_rules_option(text: str) -> Rules:
 
     ``standard``, a model-checker configuration (``small``, ``medium``, ``large``...) or
     ``notation.format_rules``'s notation. The command line spells these ``--rules NOTATION``
-    and ``--config NAME`` (`hatsuden_rules._rule_flags`); this function takes either.
+    and ``--config NAME`` (`hatsuden_rules.cli._flags`); this function takes either.
 
     Examples:
         >>> parse_rules_option("standard") == STANDARD
@@ -68,7 +68,7 @@ def parse_rules_option(text: str) -> Rules:
         >>> parse_rules_option("5/4/2/5/10/SMT/supply/noretake/30").stall_limit
         30
     """
-    from .._rule_flags import parse_rules_text
+    from hatsuden_rules.cli._flags import parse_rules_text
 
     configs = _configs()
     key = text.strip().lower()
@@ -118,7 +118,7 @@ def _int(text: str) -> int:
 
 
 def _backend(text: str) -> str:
-    from ..simulation import BACKENDS
+    from hatsuden_rules.simulation import BACKENDS
 
     key = text.strip().lower()
     if key not in BACKENDS:
@@ -254,10 +254,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in _DELEGATED:
         if args_list[0] == "check":
-            from ..modelcheck._cli import main as check_main
+            from hatsuden_rules.modelcheck._cli import main as check_main
 
             return check_main(args_list[1:])
-        from ..replay_cli import main as replay_main
+        from hatsuden_rules.cli._replay import main as replay_main
 
         return replay_main(args_list[1:])
     parser = build_parser()
@@ -292,7 +292,7 @@ def _usage_error(command: str, message: str) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from ._play import fresh_path, play_session
+    from hatsuden_rules.cli._play import fresh_path, play_session
 
     if args.force and args.record is None:
         return _usage_error("play", "--force goes with --record PATH")
@@ -325,8 +325,8 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from ..simulation import run_match, summarize
-    from ._report import Progress, format_csv, format_table
+    from hatsuden_rules.cli._report import Progress, format_csv, format_table
+    from hatsuden_rules.simulation import run_match, summarize
 
     if args.address is not None and args.backend != "ray":
         return _usage_error("simulate", "--address needs --backend ray")
@@ -389,7 +389,7 @@ def _simulate(args: argparse.Namespace) -> int:
             )
         )
     if args.save_games is not None and not args.quiet:
-        from ..simulation import game_file_name
+        from hatsuden_rules.simulation import game_file_name
 
         example = os.path.join(args.save_games, game_file_name(args.seed, games[0].index))
         print(
@@ -401,14 +401,14 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _rules_text(rules: Rules) -> str:
-    from ..notation import format_rules
+    from hatsuden_rules.notation import format_rules
 
     return format_rules(rules)
 
 
 def _rules_json(rules: Rules) -> dict[str, Any]:
     """The rules as in the library's JSON documents (``to_json``), without the envelope."""
-    from ..serialization import to_json
+    from hatsuden_rules.serialization import to_json
 
     document: dict[str, Any] = json.loads(to_json(rules))
     document.pop("type", None)
@@ -417,7 +417,7 @@ def _rules_json(rules: Rules) -> dict[str, Any]:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from ._demo import run_demo
+    from hatsuden_rules.cli._demo import run_demo
 
     names = args.players
     players = (make_player(names[0]), make_player(names[1]))
@@ -426,7 +426,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from ._rulebook import UnknownRuleError, load_rulebook, show
+    from hatsuden_rules.cli._rulebook import UnknownRuleError, load_rulebook, show
 
     try:
         book = load_rulebook()

@@ -5,9 +5,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-from .._cards import Tech
-from ..notation import format_card, format_seen_move
-from ..observation import Observation, SeenStack
+from hatsuden_rules._core.cards import Tech
+from hatsuden_rules.notation import format_card, format_seen_move
+from hatsuden_rules.observation import Observation, SeenStack
 
 __all__ = ["LEGEND", "LEGEND_LINE", "render_board"]
 

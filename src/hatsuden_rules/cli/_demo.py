@@ -5,14 +5,14 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final, TextIO
 
-from .._moves import Move
-from .._render import render
-from .._rules import STANDARD, Rules
-from .._scoring import Decision, score
-from .._state import GameState
-from ..notation import format_move, format_rules
-from ..players import Player
-from ..simulation import play_game
+from hatsuden_rules._core.moves import Move
+from hatsuden_rules._core.render import render
+from hatsuden_rules._core.rules import STANDARD, Rules
+from hatsuden_rules._core.scoring import Decision, score
+from hatsuden_rules._core.state import GameState
+from hatsuden_rules.notation import format_move, format_rules
+from hatsuden_rules.players import Player
+from hatsuden_rules.simulation import play_game
 
 __all__ = ["run_demo"]
 

@@ -7,9 +7,9 @@ import io
 import time
 from typing import TextIO
 
-from .._rules import Rules
-from ..notation import format_rules
-from ..simulation import GameSummary, MatchSummary
+from hatsuden_rules._core.rules import Rules
+from hatsuden_rules.notation import format_rules
+from hatsuden_rules.simulation import GameSummary, MatchSummary
 
 __all__ = ["Progress", "format_csv", "format_table"]
 

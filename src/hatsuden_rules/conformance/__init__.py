@@ -1,11 +1,12 @@
-"""The language-neutral conformance suite: vectors, their generator, the runner and an adapter.
+"""The language-neutral conformance suite: its vectors, the runner and an adapter.
 
 A port of HATSUDEN proves it plays this library's game by passing the vectors in
 ``conformance/`` (JSON Lines, one vector a line) through its own adapter program:
 ``hatsuden-conformance --adapter "CMD"``. See CONFORMANCE.md for the format and the protocol and
 PORTING.md for the way there.
 
-- `generate` rebuilds the suite deterministically (``make vectors``);
+- ``make vectors`` rebuilds the suite deterministically (the generator lives in the
+  repository's ``tools/vectors/``, not in the package);
 - `run` / ``hatsuden-conformance`` drive an adapter subprocess over JSON lines;
 - ``python -m hatsuden_rules.conformance.adapter`` is this library's own adapter (`handle`).
 
@@ -17,11 +18,23 @@ Examples:
     False
 """
 
-from ._adapter import handle
-from ._runner import Adapter, AdapterError, check_response, default_vectors_dir, main, run
-from ._suite import generate
-from ._trace import Trace, cited_by_tests, rule_titles, trace
-from ._vectors import FORMAT_VERSION, GROUPS, NOTES, Vector, load_vectors, make_vector
+from hatsuden_rules.conformance._adapter import handle
+from hatsuden_rules.conformance._runner import (
+    Adapter,
+    AdapterError,
+    check_response,
+    default_vectors_dir,
+    main,
+    run,
+)
+from hatsuden_rules.conformance._vectors import (
+    FORMAT_VERSION,
+    GROUPS,
+    NOTES,
+    Vector,
+    load_vectors,
+    make_vector,
+)
 
 __all__ = [
     "FORMAT_VERSION",
@@ -29,17 +42,12 @@ __all__ = [
     "NOTES",
     "Adapter",
     "AdapterError",
-    "Trace",
     "Vector",
     "check_response",
-    "cited_by_tests",
     "default_vectors_dir",
-    "generate",
     "handle",
     "load_vectors",
     "main",
     "make_vector",
-    "rule_titles",
     "run",
-    "trace",
 ]

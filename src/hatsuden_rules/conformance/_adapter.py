@@ -22,15 +22,17 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from .. import __version__
-from .._apply import apply, new_game
-from .._errors import InvalidInputError
-from .._legal import chance_outcomes, legal_moves
-from .._rng import SplitMix64, sample
-from .._rules import RULES_VERSION, Rules
-from .._scoring import score
-from .._state import GameState, Phase
-from ..notation import (
+from hatsuden_rules import __version__
+from hatsuden_rules._core.apply import apply, new_game
+from hatsuden_rules._core.errors import InvalidInputError
+from hatsuden_rules._core.legal import chance_outcomes, legal_moves
+from hatsuden_rules._core.rng import SplitMix64, sample
+from hatsuden_rules._core.rules import RULES_VERSION, Rules
+from hatsuden_rules._core.scoring import score
+from hatsuden_rules._core.state import GameState, Phase
+from hatsuden_rules.conformance._codec import error_doc, fraction_text
+from hatsuden_rules.conformance._vectors import FORMAT_VERSION
+from hatsuden_rules.notation import (
     format_move,
     format_observation,
     format_rules,
@@ -40,10 +42,8 @@ from ..notation import (
     parse_rules,
     parse_state,
 )
-from ..observation import observation_tensor, observe, sample_state
-from ..serialization import from_json, to_dict
-from ._codec import error_doc, fraction_text
-from ._vectors import FORMAT_VERSION
+from hatsuden_rules.observation import observation_tensor, observe, sample_state
+from hatsuden_rules.serialization import from_json, to_dict
 
 __all__ = ["handle", "main"]
 

@@ -12,9 +12,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .._errors import HatsudenError, IllegalMoveError, InvalidInputError, PhaseError
-from ..notation import NotationError
-from ..serialization import InvalidDocumentError
+from hatsuden_rules._core.errors import (
+    HatsudenError,
+    IllegalMoveError,
+    InvalidInputError,
+    PhaseError,
+)
+from hatsuden_rules.notation import NotationError
+from hatsuden_rules.serialization import InvalidDocumentError
 
 __all__ = ["error_doc", "fraction_text"]
 

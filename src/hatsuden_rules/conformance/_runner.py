@@ -23,8 +23,8 @@ from typing import IO, Any, Final
 
 import attrs
 
-from .. import __version__
-from ._vectors import GROUPS, Vector, load_vectors
+from hatsuden_rules import __version__
+from hatsuden_rules.conformance._vectors import GROUPS, Vector, load_vectors
 
 __all__ = [
     "Adapter",

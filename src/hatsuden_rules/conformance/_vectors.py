@@ -15,8 +15,8 @@ from typing import Any, Final
 
 import attrs
 
-from .._rules import Rules
-from ..notation import format_rules
+from hatsuden_rules._core.rules import Rules
+from hatsuden_rules.notation import format_rules
 
 __all__ = [
     "FORMAT_VERSION",

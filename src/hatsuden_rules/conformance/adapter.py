@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from ._adapter import handle, main
+from hatsuden_rules.conformance._adapter import handle, main
 
 __all__ = ["handle", "main"]
 

@@ -10,11 +10,18 @@ fingerprint engine (`_disk`, the ``check`` extra) for 10^8 states and more.
 The command line is `hatsuden-check` or `python -m hatsuden_rules.modelcheck`.
 """
 
-from ._configs import CONFIGS, POSITION_CONFIGS
-from ._explore import CheckResult, Violation, check, divide, perft, required_events
-from ._properties import Problem, Properties, replay_problems
-from ._result import coverage_required
-from ._value import game_value
+from hatsuden_rules.modelcheck._configs import CONFIGS, POSITION_CONFIGS
+from hatsuden_rules.modelcheck._explore import (
+    CheckResult,
+    Violation,
+    check,
+    divide,
+    perft,
+    required_events,
+)
+from hatsuden_rules.modelcheck._properties import Problem, Properties, replay_problems
+from hatsuden_rules.modelcheck._result import coverage_required
+from hatsuden_rules.modelcheck._value import game_value
 
 __all__ = [
     "CONFIGS",

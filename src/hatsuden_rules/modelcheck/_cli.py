@@ -14,13 +14,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import STANDARD, InvalidInputError, InvalidRulesError, Rules, __version__
-from .._rule_flags import add_rule_flags
-from .._rule_flags import rules_from_args as shared_rules_from_args
-from ..notation import format_move
-from ._configs import CONFIGS, POSITION_CONFIGS
-from ._explore import CheckResult, check, divide, perft
-from ._report import (
+from hatsuden_rules import STANDARD, InvalidInputError, InvalidRulesError, Rules, __version__
+from hatsuden_rules.cli._flags import add_rule_flags
+from hatsuden_rules.cli._flags import rules_from_args as shared_rules_from_args
+from hatsuden_rules.modelcheck._configs import CONFIGS, POSITION_CONFIGS
+from hatsuden_rules.modelcheck._explore import CheckResult, check, divide, perft
+from hatsuden_rules.modelcheck._report import (
     format_divide,
     format_perft,
     format_summary,
@@ -29,8 +28,9 @@ from ._report import (
     rules_json,
     rules_line,
 )
-from ._result import EXIT_CODES
-from ._value import game_value
+from hatsuden_rules.modelcheck._result import EXIT_CODES
+from hatsuden_rules.modelcheck._value import game_value
+from hatsuden_rules.notation import format_move
 
 __all__ = ["build_parser", "main", "rules_from_args"]
 
@@ -221,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The `Rules` the arguments describe: --rules or --config (or STANDARD), then each field.
 
-    The rule flags are those of every command (`hatsuden_rules._rule_flags`).
+    The rule flags are those of every command (`hatsuden_rules.cli._flags`).
 
     Raises:
         InvalidRulesError: The combination does not describe a playable game.

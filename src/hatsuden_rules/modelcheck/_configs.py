@@ -13,7 +13,7 @@ from typing import Final
 
 import attrs
 
-from .. import Overflow, Rules, Tech, TechTiming
+from hatsuden_rules import Overflow, Rules, Tech, TechTiming
 
 __all__ = ["CONFIGS", "POSITION_CONFIGS"]
 

@@ -10,7 +10,7 @@ import itertools
 from collections import Counter
 from typing import Final
 
-from .. import (
+from hatsuden_rules import (
     BuildPylon,
     Cell,
     Chance,
@@ -31,7 +31,8 @@ from .. import (
     Tech,
     TechTiming,
 )
-from .._state import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
+from hatsuden_rules._core import encoding as enc
+from hatsuden_rules._core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
 
 __all__ = ["HIDDEN_PYLON", "at_once_problems", "consistency_problems"]
 
@@ -60,13 +61,13 @@ def consistency_problems(state: GameState) -> list[str]:
         []
     """
     rules = state.rules
-    t = rules._tables
+    t = enc.tables(rules)
     width = len(t.energies)
     value = t.card_value
     problems: list[str] = []
-    boards = state._boards
-    cards = [*state._deck, *state._discards, *state._hands[0], *state._hands[1]]
-    techs = [*state._tech_deck, *state._tech_hands[0], *state._tech_hands[1]]
+    boards = enc.boards(state)
+    cards = [*enc.deck(state), *enc.discards(state), *enc.hands(state)[0], *enc.hands(state)[1]]
+    techs = [*state.tech_deck, *enc.tech_hands(state)[0], *enc.tech_hands(state)[1]]
     for seat in (0, 1):
         for c, raw in enumerate(boards[seat]):
             if raw:
@@ -78,17 +79,17 @@ def consistency_problems(state: GameState) -> list[str]:
                 problems.extend(_stack_problems(rules, seat, c, raw))
     if sorted(cards) != list(t.full_deck):
         problems.append("R2: the plant cards are not each in exactly one place")
-    if state._accumulator is not None:
+    if state.accumulator is not None:
         techs.append(Tech.ACCUMULATOR)
-    if state._smart is not None:
+    if state.smart is not None:
         techs.append(Tech.SMART)
     if len(techs) != len(rules.techs) or set(techs) != rules.techs:
         problems.append("R3: the tech cards are not each in exactly one place")
     for seat in (0, 1):
-        known = state._known[seat]
-        if known and Counter(known) - Counter(state._hands[seat]):
+        known = enc.known(state)[seat]
+        if known and Counter(known) - Counter(enc.hands(state)[seat]):
             problems.append(f"R36: player {seat} is known to hold a card not in their hand")
-    mover, phase, played = state.current_player, state.phase, state._played
+    mover, phase, played = state.current_player, state.phase, enc.played(state)
     for seat in (0, 1):
         for row in (0, 1):
             supply = sum(_top_value(raw, value) for raw in boards[seat][row * width :][:width])
@@ -97,11 +98,11 @@ def consistency_problems(state: GameState) -> list[str]:
             if in_play and phase is Phase.OVERFLOW:
                 if supply <= tolerance:
                     problems.append(f"R21: OVERFLOW, but player {seat}'s row {row} is within")
-            elif in_play and (phase is Phase.TECH or state._chance is Chance.TECH):
+            elif in_play and (phase is Phase.TECH or state.pending_chance is Chance.TECH):
                 pass  # R9: the played row may exceed its tolerance until the overflow check
             elif supply > tolerance:
                 problems.append(f"R9: player {seat}'s row {row} exceeds its tolerance in {phase}")
-    for log, owner in ((state._this_turn, mover), (state._last_turn, 1 - mover)):
+    for log, owner in ((state.this_turn, mover), (state.last_turn, 1 - mover)):
         problems.extend(_log_problems(state, log, owner))
     if rules.tech_timing is TechTiming.PLACE_AT_ONCE:
         problems.extend(at_once_problems(state))
@@ -114,10 +115,10 @@ _AT_ONCE: Final = {Tech.ACCUMULATOR: PlaceAccumulator, Tech.SMART: PlaceSmart}
 def at_once_problems(state: GameState) -> list[str]:
     """R40 with PLACE_AT_ONCE: a drawn Accumulator or Smart card is placed at once."""
     problems: list[str] = []
-    mover, log = state.current_player, state._this_turn
+    mover, log = state.current_player, state.this_turn
     for seat in (0, 1):
         for tech in _AT_ONCE:
-            if tech not in state._tech_hands[seat]:
+            if tech not in enc.tech_hands(state)[seat]:
                 continue
             just_drawn = (
                 seat == mover
@@ -127,7 +128,7 @@ def at_once_problems(state: GameState) -> list[str]:
             )
             if not just_drawn:
                 problems.append(f"R40: player {seat} holds {tech.name} after their next move")
-    for log, owner in ((state._this_turn, mover), (state._last_turn, 1 - mover)):
+    for log, owner in ((state.this_turn, mover), (state.last_turn, 1 - mover)):
         for n, move in enumerate(log):
             if isinstance(move, PlaceAccumulator | PlaceSmart):
                 tech = Tech.ACCUMULATOR if isinstance(move, PlaceAccumulator) else Tech.SMART
@@ -149,11 +150,11 @@ def _top_value(raw: tuple[int, ...], value: tuple[int, ...]) -> int:
 
 def _tolerance(state: GameState, seat: int, row: int) -> int:
     rules = state.rules
-    return rules.accumulator_tolerance if state._accumulator == (seat, row) else rules.tolerance
+    return rules.accumulator_tolerance if state.accumulator == (seat, row) else rules.tolerance
 
 
 def _stack_problems(rules: Rules, seat: int, c: int, raw: tuple[int, ...]) -> list[str]:
-    t = rules._tables
+    t = enc.tables(rules)
     flags, cards = raw[0], raw[1:]
     where = f"player {seat}'s {t.cells[c]}"
     if flags & FACE_DOWN and not flags & FLIPPED:
@@ -173,10 +174,10 @@ def _stack_problems(rules: Rules, seat: int, c: int, raw: tuple[int, ...]) -> li
 
 def _log_problems(state: GameState, log: tuple[Move, ...], owner: int) -> list[str]:
     rules = state.rules
-    t = rules._tables
+    t = enc.tables(rules)
     width = len(t.energies)
     index = t.card_index
-    board = state._boards[owner]
+    board = enc.boards(state)[owner]
     problems: list[str] = []
     for n, move in enumerate(log):
         if isinstance(move, BuildPylon | Construct | Improve | Downsize):
@@ -199,7 +200,7 @@ def _log_problems(state: GameState, log: tuple[Move, ...], owner: int) -> list[s
                 problems.append(f"R36: the log's {move} does not match {move.cell}")
         elif isinstance(move, Deal):
             card = index[move.card]
-            if state._hands[owner].count(card) <= state._known[owner].count(card):
+            if enc.hands(state)[owner].count(card) <= enc.known(state)[owner].count(card):
                 problems.append(f"R36: the logged {move} is not an unknown card of the hand")
         elif isinstance(move, DealTech):
             later = {
@@ -207,7 +208,7 @@ def _log_problems(state: GameState, log: tuple[Move, ...], owner: int) -> list[s
                 for m in log[n + 1 :]
                 if isinstance(m, PlaceAccumulator | PlaceSmart)
             }
-            if move.tech not in state._tech_hands[owner] and move.tech not in later:
+            if move.tech not in enc.tech_hands(state)[owner] and move.tech not in later:
                 problems.append(f"R36: the logged {move} is neither held nor placed")
         elif isinstance(move, Flip | FlipSet):
             before = list(board)
@@ -222,7 +223,7 @@ def _log_problems(state: GameState, log: tuple[Move, ...], owner: int) -> list[s
                 isinstance(m, PlaceAccumulator) and m.row == row for m in log[n + 1 :]
             )
             tolerance = rules.tolerance
-            if state._accumulator == (owner, row) and not placed_later:
+            if state.accumulator == (owner, row) and not placed_later:
                 tolerance = rules.accumulator_tolerance
             if supply <= tolerance:
                 problems.append(f"R21: {move} was logged, but the row was within its tolerance")

@@ -49,13 +49,26 @@ from typing import Any, BinaryIO, Final
 import numpy as np
 import numpy.typing as npt
 
-from .. import InvalidInputError, Move, Rules, apply, legal_moves, to_dict
-from ._expander import ChunkResult, Expander, Group, LayerStats, current_rss, serve
-from ._fingerprint import collision_bound, collision_probability
-from ._graph import bytes_needed, longest_or_cycle
-from ._positions import position
-from ._result import CheckResult, Violation, coverage_required, required_events, verdict
-from ._table import FingerprintTable
+from hatsuden_rules import InvalidInputError, Move, Rules, apply, legal_moves, to_dict
+from hatsuden_rules.modelcheck._expander import (
+    ChunkResult,
+    Expander,
+    Group,
+    LayerStats,
+    current_rss,
+    serve,
+)
+from hatsuden_rules.modelcheck._fingerprint import collision_bound, collision_probability
+from hatsuden_rules.modelcheck._graph import bytes_needed, longest_or_cycle
+from hatsuden_rules.modelcheck._positions import position
+from hatsuden_rules.modelcheck._result import (
+    CheckResult,
+    Violation,
+    coverage_required,
+    required_events,
+    verdict,
+)
+from hatsuden_rules.modelcheck._table import FingerprintTable
 
 __all__ = ["CHUNK", "check_disk"]
 

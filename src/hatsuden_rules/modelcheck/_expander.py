@@ -26,10 +26,24 @@ from typing import Any, Final
 
 import attrs
 
-from .. import GameState, IllegalMoveError, Move, Phase, Rules, apply, legal_moves, new_game
-from ._fingerprint import CARDS, GRIDS, TURN, group_hash
-from ._positions import SOUNDNESS_EVERY, knowledge_problems, position, soundness_problems
-from ._properties import Properties
+from hatsuden_rules import (
+    GameState,
+    IllegalMoveError,
+    Move,
+    Phase,
+    Rules,
+    apply,
+    legal_moves,
+    new_game,
+)
+from hatsuden_rules.modelcheck._fingerprint import CARDS, GRIDS, TURN, group_hash
+from hatsuden_rules.modelcheck._positions import (
+    SOUNDNESS_EVERY,
+    knowledge_problems,
+    position,
+    soundness_problems,
+)
+from hatsuden_rules.modelcheck._properties import Properties
 
 __all__ = ["ChunkResult", "Expander", "LayerStats", "serve"]
 

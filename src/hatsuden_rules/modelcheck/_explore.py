@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .. import (
+from hatsuden_rules import (
     EndReason,
     GameState,
     IllegalMoveError,
@@ -22,10 +22,21 @@ from .. import (
     legal_moves,
     new_game,
 )
-from ._positions import SOUNDNESS_EVERY, knowledge_problems, position, soundness_problems
-from ._properties import Properties, PropertyChecks, Zones
-from ._result import CheckResult, Violation, coverage_required, required_events, verdict
-from ._symmetry import canonical, map_move
+from hatsuden_rules.modelcheck._positions import (
+    SOUNDNESS_EVERY,
+    knowledge_problems,
+    position,
+    soundness_problems,
+)
+from hatsuden_rules.modelcheck._properties import Properties, PropertyChecks, Zones
+from hatsuden_rules.modelcheck._result import (
+    CheckResult,
+    Violation,
+    coverage_required,
+    required_events,
+    verdict,
+)
+from hatsuden_rules.modelcheck._symmetry import canonical, map_move
 
 __all__ = ["CheckResult", "Violation", "check", "divide", "perft", "required_events"]
 
@@ -373,7 +384,7 @@ DISK_EXTRA_MESSAGE = (
 
 def _check_disk(rules: Rules, **options: Any) -> CheckResult:
     try:
-        from ._disk import check_disk
+        from hatsuden_rules.modelcheck._disk import check_disk
     except ModuleNotFoundError as error:
         if error.name != "numpy":
             raise

@@ -20,8 +20,8 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .. import Move
-from ..notation import format_move
+from hatsuden_rules import Move
+from hatsuden_rules.notation import format_move
 
 __all__ = [
     "CARDS",

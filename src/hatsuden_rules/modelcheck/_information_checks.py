@@ -8,9 +8,22 @@ from typing import Any, Final
 
 import attrs
 
-from .. import GameState, Observation, Phase, legal_moves, legal_moves_from, observe, sample_state
-from ._consistency import consistency_problems
-from ._perturbations import KINDS, _card_perturbations, _evolve, _generator_perturbations
+from hatsuden_rules import (
+    GameState,
+    Observation,
+    Phase,
+    legal_moves,
+    legal_moves_from,
+    observe,
+    sample_state,
+)
+from hatsuden_rules.modelcheck._consistency import consistency_problems
+from hatsuden_rules.modelcheck._perturbations import (
+    KINDS,
+    _card_perturbations,
+    _evolve,
+    _generator_perturbations,
+)
 
 __all__ = [
     "MAX_PROBLEMS",
@@ -31,7 +44,7 @@ MAX_PROBLEMS: Final = 20
 
 def _observe() -> Observer:
     """`observe` as `hatsuden_rules.modelcheck.information` names it (a test may patch it)."""
-    from . import information
+    from hatsuden_rules.modelcheck import information
 
     return information.observe
 
@@ -222,7 +235,7 @@ _NO_DECISION: Final = frozenset({Phase.CHANCE, Phase.GAME_OVER})
 
 
 def _explicit(state: GameState) -> GameState:
-    return state if state._rng is None else _evolve(state, rng=None)
+    return state if state.rng_state is None else _evolve(state, rng=None)
 
 
 def _difference(a: object, b: object) -> str:

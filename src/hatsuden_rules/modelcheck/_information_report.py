@@ -9,11 +9,11 @@ from typing import Any, Final
 
 import attrs
 
-from .. import GameState, Overflow, Rules, Tech, TechTiming, to_dict
-from ._configs import CONFIGS
-from ._consistency import consistency_problems
-from ._explore import check
-from ._information_checks import MAX_PROBLEMS, _Checks
+from hatsuden_rules import GameState, Overflow, Rules, Tech, TechTiming, to_dict
+from hatsuden_rules.modelcheck._configs import CONFIGS
+from hatsuden_rules.modelcheck._consistency import consistency_problems
+from hatsuden_rules.modelcheck._explore import check
+from hatsuden_rules.modelcheck._information_checks import MAX_PROBLEMS, _Checks
 
 __all__ = ["INFORMATION_CONFIGS", "InformationReport", "check_information", "explore"]
 

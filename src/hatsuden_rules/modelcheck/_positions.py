@@ -33,7 +33,9 @@ from typing import Final
 
 import attrs
 
-from .. import DrawFromDiscard, GameState, IllegalMoveError, Move, apply, legal_moves
+from hatsuden_rules import DrawFromDiscard, GameState, IllegalMoveError, Move, apply, legal_moves
+from hatsuden_rules._core import encoding as enc
+from hatsuden_rules._core.state import updater
 
 __all__ = [
     "HISTORY_FIELDS",
@@ -54,8 +56,8 @@ SOUNDNESS_EVERY: Final = 256
 
 _NOTHING: Final[tuple[tuple[int, ...], tuple[int, ...]]] = ((), ())
 _EMPTY: Final[tuple[tuple[int, ...], ...]] = ((),)
-_FIELDS: Final = tuple(field.name for field in attrs.fields(GameState))
-_KNOWN: Final = _FIELDS.index("_known")
+_with_known: Final = updater("known")
+_without_history: Final = updater("known", "this_turn", "last_turn")
 #: Every field of a position, in attrs order.
 position_key = attrgetter(
     *(field.name for field in attrs.fields(GameState) if field.name not in HISTORY_FIELDS)
@@ -72,9 +74,9 @@ def position(state: GameState) -> GameState:
         >>> state.this_turn != (), position(state).this_turn
         (True, ())
     """
-    if state._known == _NOTHING and not state._this_turn and not state._last_turn:
+    if enc.known(state) == _NOTHING and not state.this_turn and not state.last_turn:
         return state
-    return attrs.evolve(state, known=_NOTHING, this_turn=(), last_turn=())
+    return _without_history(state, known=_NOTHING, this_turn=(), last_turn=())
 
 
 def soundness_problems(state: GameState, moves: Sequence[Move]) -> list[Problem]:
@@ -141,7 +143,7 @@ def knowledge_problems(before: GameState, move: Move, after: GameState) -> list[
     not change. Steps where the mover neither holds nor takes a card are left out.
     """
     mover = before.current_player
-    hands = before._hands
+    hands = enc.hands(before)
     mine = hands[mover]
     taking = type(move) is DrawFromDiscard
     if not mine and not taking:
@@ -149,26 +151,25 @@ def knowledge_problems(before: GameState, move: Move, after: GameState) -> list[
     ours = sub_multisets(mine) or _EMPTY
     theirs = sub_multisets(hands[1 - mover]) or _EMPTY
     target = position_key(after)
-    fields = [getattr(before, name) for name in _FIELDS]
     problems: list[Problem] = []
     for k in range(max(len(ours), len(theirs))):
         known_mover, known_other = ours[min(k, len(ours) - 1)], theirs[min(k, len(theirs) - 1)]
-        fields[_KNOWN] = (known_mover, known_other) if mover == 0 else (known_other, known_mover)
+        known = (known_mover, known_other) if mover == 0 else (known_other, known_mover)
         try:
-            end = apply(GameState(*fields), move)
+            end = apply(_with_known(before, known=known), move)
         except IllegalMoveError as error:
             return [("R36", f"{type(move).__name__} is refused with known cards: {error}")]
         if position_key(end) != target:
             problems.append(("R36", f"{type(move).__name__} leads elsewhere when cards are known"))
-        now = end._known[mover]
+        now = enc.known(end)[mover]
         if taking:
-            if not _learnt(known_mover, now, mine, end._hands[mover]):
+            if not _learnt(known_mover, now, mine, enc.hands(end)[mover]):
                 problems.append(("R36", f"taking {move} from the discards did not make it known"))
         elif not _within(now, known_mover):
             problems.append(("R36", f"{type(move).__name__} made cards known"))
-        if not _within(now, end._hands[mover]):
+        if not _within(now, enc.hands(end)[mover]):
             problems.append(("R36", "a known card is no longer in the hand"))
-        if end._known[1 - mover] != known_other:
+        if enc.known(end)[1 - mover] != known_other:
             problems.append(("R36", f"{type(move).__name__} changed what the mover knows"))
         if problems:
             break

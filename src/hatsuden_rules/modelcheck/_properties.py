@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, Final, NamedTuple, Protocol, cast
 
-from .. import (
+from hatsuden_rules import (
     Card,
     Chance,
     Deal,
@@ -55,8 +55,10 @@ from .. import (
     new_game,
     score,
 )
-from .._state import new_state
-from ._variant_properties import variant_problems
+from hatsuden_rules._core.encoding import boards as raw_boards
+from hatsuden_rules._core.encoding import card_zone, zone_keys
+from hatsuden_rules._core.state import from_zones
+from hatsuden_rules.modelcheck._variant_properties import variant_problems
 
 __all__ = [
     "DETERMINISM_EVERY",
@@ -241,42 +243,19 @@ class Properties:
         parent's keeps the parent's id without being looked up (identical, hence equal).
         """
         positions = self.positions
-        if (
-            zp is not None
-            and parent is not None
-            and state._hands is parent._hands
-            and state._deck is parent._deck
-            and state._discards is parent._discards
-            and (positions or state._known is parent._known)
-        ):
+        cards, grids, key = zone_keys(state, None if zp is None else parent, positions)
+        if cards is None:
+            assert zp is not None
             c = zp[0]
         else:
-            known_cards = _NOTHING if positions else state._known
-            key: object = (state._hands, state._deck, state._discards, known_cards)
-            known = self._card_ids.get(key)
-            c = self._new_cards(key, state) if known is None else known
-        if zp is not None and parent is not None and state._boards is parent._boards:
+            known = self._card_ids.get(cards)
+            c = self._new_cards(cards, state) if known is None else known
+        if grids is None:
+            assert zp is not None
             g = zp[1]
         else:
-            known = self._grid_ids.get(state._boards)
+            known = self._grid_ids.get(grids)
             g = self._new_grids(state) if known is None else known
-        key = (
-            state.phase,
-            state.current_player,
-            state._tech_deck,
-            state._tech_hands,
-            state._accumulator,
-            state._smart,
-            state._played,
-            state._discarded,
-            state._chance,
-            state._stall,
-            state._end_trigger,
-            state._end_reason,
-            state._rng,
-            () if positions else tuple(map(id, state._this_turn)),
-            () if positions else tuple(map(id, state._last_turn)),
-        )
         t = self._turn_by_id.get(key)
         if t is None:
             t = self._new_turn(key, state)
@@ -301,60 +280,21 @@ class Properties:
             this_turn: tuple[Move, ...] = ()
             last_turn: tuple[Move, ...] = ()
         else:
-            value = (table, (self._move_key(state._this_turn), self._move_key(state._last_turn)))
-            this_turn, last_turn = state._this_turn, state._last_turn
+            this_turn, last_turn = state.this_turn, state.last_turn
+            value = (table, (self._move_key(this_turn), self._move_key(last_turn)))
         t = self._turn_ids.get(value)
         if t is None:
             t = self._turn_ids[value] = len(self._turns)
             self._turns.append(self._tables[table])
             self._turn_values.append((*key[:-2], this_turn, last_turn))
-        if self.positions or self._known_objects((*state._this_turn, *state._last_turn)):
+        if self.positions or self._known_objects((*state.this_turn, *state.last_turn)):
             self._turn_by_id[key] = t
         return t
 
     def state_of(self, z: Zones) -> GameState:
         """The state whose zones are `z` (equal to the one `zones` was given)."""
-        hands, deck, discards, known = self._card_values[z[0]]
-        (
-            phase,
-            player,
-            tech_deck,
-            tech_hands,
-            accumulator,
-            smart,
-            played,
-            discarded,
-            chance,
-            stall,
-            trigger,
-            reason,
-            rng,
-            this_turn,
-            last_turn,
-        ) = self._turn_values[z[2]]
-        # The engine's trusted constructor, positionally: the fields in their declared order.
-        return new_state(
-            self.rules,
-            phase,
-            player,
-            hands,
-            deck,
-            discards,
-            self._grid_values[z[1]],
-            tech_deck,
-            tech_hands,
-            accumulator,
-            smart,
-            played,
-            discarded,
-            chance,
-            stall,
-            trigger,
-            reason,
-            rng,
-            known,
-            this_turn,
-            last_turn,
+        return from_zones(
+            self.rules, self._card_values[z[0]], self._grid_values[z[1]], self._turn_values[z[2]]
         )
 
     def move_index(self, move: Move) -> int:
@@ -406,23 +346,24 @@ class Properties:
                     ("R36", f"player {player}'s known cards {sorted(unknown)} are not in the hand")
                 )
         c = self._card_ids[key] = len(self._card_vec)
-        known = _NOTHING if self.positions else state._known
-        self._card_values.append((state._hands, state._deck, state._discards, known))
+        raw_hands, deck, discards, known = card_zone(state)
+        self._card_values.append((raw_hands, deck, discards, _NOTHING if self.positions else known))
         self._card_vec.append(vec)
         self._card_problems.append(tuple(problems))
         return c
 
     def _new_grids(self, state: GameState) -> int:
+        grids = raw_boards(state)
         boards = []
-        for player, raw in enumerate(state._boards):
+        for player, raw in enumerate(grids):
             board = self._boards.get(raw)
             if board is None:
                 board = self._boards[raw] = self._board(state, player)
             boards.append(board)
         (cards0, techs0, supply0, generation0, full0) = boards[0]
         (cards1, techs1, supply1, generation1, full1) = boards[1]
-        g = self._grid_ids[state._boards] = len(self._grids)
-        self._grid_values.append(state._boards)
+        g = self._grid_ids[grids] = len(self._grids)
+        self._grid_values.append(grids)
         self._grids.append(
             _Grids(
                 cards0 + cards1,
@@ -662,6 +603,8 @@ class Properties:
         kind = type(move)
         # R9: only the zones the move names change (the fields as stored, see the docstring).
         # The engine passes unchanged fields on as the same objects: `is` settles most of them.
+        # The one place above the core that reads a state's slots directly: through `encoding`
+        # this hot check cost 5% of the whole check (docs/architecture.md).
         other = 1 - mover
         changed = []
         if zb[0] != za[0]:
@@ -677,7 +620,7 @@ class Properties:
                 changed.append("deck")
             if before._discards is not after._discards and before._discards != after._discards:
                 changed.append("discards")
-        if zb[1] != za[1] and before._boards[other] != after._boards[other]:
+        if zb[1] != za[1] and raw_boards(before)[other] != raw_boards(after)[other]:
             changed.append(f"board{other}")
         if before._tech_hands[other] is not after._tech_hands[other] and (
             before._tech_hands[other] != after._tech_hands[other]
@@ -701,8 +644,6 @@ class Properties:
         ends_turn = (
             kind is DrawFromDiscard or kind is EndTurn or (kind is Deal and chance is _DRAW_CHANCE)
         )
-        # The accessors this_turn, last_turn, current_player, stall_count and end_triggered_by
-        # return these fields as stored; read directly, they cost no call.
         logged = (*before._this_turn, move)
         if ends_turn:
             if after.current_player != other:

@@ -11,10 +11,19 @@ from typing import Any
 import attrs
 
 import hatsuden_rules
-
-from .. import Decision, EndReason, Move, Overflow, Phase, Rules, Tech, TechTiming, to_dict
-from ..notation import format_move
-from ._result import CheckResult, Violation
+from hatsuden_rules import (
+    Decision,
+    EndReason,
+    Move,
+    Overflow,
+    Phase,
+    Rules,
+    Tech,
+    TechTiming,
+    to_dict,
+)
+from hatsuden_rules.modelcheck._result import CheckResult, Violation
+from hatsuden_rules.notation import format_move
 
 __all__ = [
     "format_divide",

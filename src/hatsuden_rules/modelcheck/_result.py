@@ -6,8 +6,8 @@ from collections.abc import Iterable
 
 import attrs
 
-from .. import Decision, EndReason, Move, Overflow, Phase, Rules, Tech, Tiebreak
-from ._configs import CONFIGS
+from hatsuden_rules import Decision, EndReason, Move, Overflow, Phase, Rules, Tech, Tiebreak
+from hatsuden_rules.modelcheck._configs import CONFIGS
 
 __all__ = [
     "EXIT_CODES",

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import attrs
 
-from .. import (
+from hatsuden_rules import (
     BuildPylon,
     Cell,
     Construct,
@@ -33,6 +33,7 @@ from .. import (
     PlaceAccumulator,
     move_sort_key,
 )
+from hatsuden_rules._core import encoding as enc
 
 __all__ = ["canonical", "map_move", "swap_rows"]
 
@@ -59,11 +60,12 @@ def _log_key(log: _Log) -> tuple[tuple[int, ...], ...]:
 
 def _key(state: GameState, player: int, swapped: bool) -> tuple[_Key, _Log]:
     """What a swap of `player`'s rows changes, in one orientation, and that player's log."""
-    board = state._boards[player]
+    board = enc.boards(state)[player]
     width = len(board) // 2
-    accumulator = state._accumulator
+    accumulator = state.accumulator
     acc_row = accumulator[1] if accumulator is not None and accumulator[0] == player else -1
-    played = state._played if state.current_player == player and state._played is not None else -1
+    cell = enc.played(state)
+    played = cell if state.current_player == player and cell is not None else -1
     log = _log(state, player)
     if swapped:
         board = board[width:] + board[:width]
@@ -76,16 +78,16 @@ def _key(state: GameState, player: int, swapped: bool) -> tuple[_Key, _Log]:
 def swap_rows(state: GameState, player: int) -> GameState:
     """`state` with `player`'s rows 0 and 1 exchanged (with the Accumulator, played cell, log)."""
     (board, acc_row, played, _), log = _key(state, player, swapped=True)
-    boards = (board, state._boards[1]) if player == 0 else (state._boards[0], board)
-    accumulator = (player, acc_row) if acc_row >= 0 else state._accumulator
+    boards = (board, enc.boards(state)[1]) if player == 0 else (enc.boards(state)[0], board)
+    accumulator = (player, acc_row) if acc_row >= 0 else state.accumulator
     own_turn = state.current_player == player
     return attrs.evolve(
         state,
         boards=boards,
         accumulator=accumulator,
-        played=played if played >= 0 else state._played,
-        this_turn=log if own_turn else state._this_turn,
-        last_turn=state._last_turn if own_turn else log,
+        played=played if played >= 0 else enc.played(state),
+        this_turn=log if own_turn else state.this_turn,
+        last_turn=state.last_turn if own_turn else log,
     )
 
 

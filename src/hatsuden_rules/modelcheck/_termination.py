@@ -30,7 +30,7 @@ from typing import Final
 
 import attrs
 
-from .. import GameState, Move, Phase, Rules, Tech, apply, legal_moves, new_game
+from hatsuden_rules import GameState, Move, Phase, Rules, Tech, apply, legal_moves, new_game
 
 __all__ = ["TERMINATION_CONFIGS", "TerminationResult", "find_endless_game", "project"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .. import (
+from hatsuden_rules import (
     GameState,
     InvalidInputError,
     Phase,

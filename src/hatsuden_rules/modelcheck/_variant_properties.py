@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from .. import (
+from hatsuden_rules import (
     DealTech,
     Flip,
     FlipSet,

@@ -72,12 +72,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import Rules, observe
-from .._errors import InvalidRulesError
-from .._rule_flags import add_rule_flags, apply_overrides, overrides
-from ..notation import format_rules
-from ._consistency import consistency_problems
-from ._information_checks import (
+from hatsuden_rules import Rules, observe
+from hatsuden_rules._core.errors import InvalidRulesError
+from hatsuden_rules.cli._flags import add_rule_flags, apply_overrides, overrides
+from hatsuden_rules.modelcheck._consistency import consistency_problems
+from hatsuden_rules.modelcheck._information_checks import (
     InformationSets,
     NonInterference,
     Observer,
@@ -86,8 +85,14 @@ from ._information_checks import (
     non_interference,
     sampling,
 )
-from ._information_report import INFORMATION_CONFIGS, InformationReport, check_information, explore
-from ._perturbations import KINDS, perturbations
+from hatsuden_rules.modelcheck._information_report import (
+    INFORMATION_CONFIGS,
+    InformationReport,
+    check_information,
+    explore,
+)
+from hatsuden_rules.modelcheck._perturbations import KINDS, perturbations
+from hatsuden_rules.notation import format_rules
 
 __all__ = [
     "INFORMATION_CONFIGS",

@@ -19,9 +19,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import format_move, format_rules
-from ._report import rules_dict
-from ._termination import TERMINATION_CONFIGS, TerminationResult, find_endless_game, project
+from hatsuden_rules import format_move, format_rules
+from hatsuden_rules.modelcheck._report import rules_dict
+from hatsuden_rules.modelcheck._termination import (
+    TERMINATION_CONFIGS,
+    TerminationResult,
+    find_endless_game,
+    project,
+)
 
 __all__ = [
     "TERMINATION_CONFIGS",

@@ -13,10 +13,10 @@ Examples:
     True
 """
 
-from ._greedy import GreedyPlayer
-from ._ismcts import ISMCTSPlayer
-from ._protocol import Player
-from ._random import RandomPlayer
-from ._registry import PLAYERS, make_player
+from hatsuden_rules.players._greedy import GreedyPlayer
+from hatsuden_rules.players._ismcts import ISMCTSPlayer
+from hatsuden_rules.players._protocol import Player
+from hatsuden_rules.players._random import RandomPlayer
+from hatsuden_rules.players._registry import PLAYERS, make_player
 
 __all__ = ["PLAYERS", "GreedyPlayer", "ISMCTSPlayer", "Player", "RandomPlayer", "make_player"]

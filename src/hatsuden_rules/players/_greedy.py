@@ -7,9 +7,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from .._apply import apply
-from .._legal import legal_moves
-from .._moves import (
+from hatsuden_rules._core import encoding as enc
+from hatsuden_rules._core.apply import apply
+from hatsuden_rules._core.legal import legal_moves
+from hatsuden_rules._core.moves import (
     Construct,
     DeclineTech,
     DrawFromDeck,
@@ -21,12 +22,12 @@ from .._moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from .._rng import SplitMix64, splitmix64
-from .._scoring import score
-from .._state import GameState, Phase
-from ..observation import Observation, sample_state
-from ._heuristics import outlook, placement_gain
-from ._protocol import check_decision
+from hatsuden_rules._core.rng import SplitMix64, splitmix64
+from hatsuden_rules._core.scoring import score
+from hatsuden_rules._core.state import GameState, Phase
+from hatsuden_rules.observation import Observation, sample_state
+from hatsuden_rules.players._heuristics import outlook, placement_gain
+from hatsuden_rules.players._protocol import check_decision
 
 __all__ = ["GreedyPlayer"]
 
@@ -131,7 +132,7 @@ def _draw(observation: Observation, state: GameState, moves: tuple[Move, ...]) -
         best = max(smart, key=lambda m: _key(apply(state, m), player)[0])
         if _key(apply(state, best), player)[0] > now:
             return best
-    index = observation.rules._tables.card_index
+    index = enc.tables(observation.rules).card_index
     takes = [m for m in moves if isinstance(m, DrawFromDiscard)]
     best_take: Move | None = None
     best_gain = 0.0

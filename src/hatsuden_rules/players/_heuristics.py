@@ -11,9 +11,11 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Final
 
-from .._cards import Tech
-from .._legal import due_placements, legal_moves
-from .._moves import (
+from hatsuden_rules._core import encoding as enc
+from hatsuden_rules._core.cards import Tech
+from hatsuden_rules._core.encoding import FACE_DOWN
+from hatsuden_rules._core.legal import due_placements, legal_moves
+from hatsuden_rules._core.moves import (
     BuildPylon,
     Construct,
     Discard,
@@ -26,9 +28,9 @@ from .._moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from .._rng import splitmix64
-from .._rules import TechTiming, Tiebreak
-from .._state import FACE_DOWN, GameState, Phase
+from hatsuden_rules._core.rng import splitmix64
+from hatsuden_rules._core.rules import TechTiming, Tiebreak
+from hatsuden_rules._core.state import GameState, Phase
 
 __all__ = ["city_outlook", "evaluate", "outlook", "placement_gain", "prices", "rollout_move"]
 
@@ -89,8 +91,8 @@ def city_outlook(supply: int, free: int, demand: int, max_value: int) -> float:
 
 
 def _values(state: GameState) -> tuple[list[int], list[int], list[bool], list[bool]]:
-    value = state.rules._tables.card_value
-    b0, b1 = state._boards
+    value = enc.tables(state.rules).card_value
+    b0, b1 = enc.boards(state)
     v0 = [0 if not raw or raw[0] & FACE_DOWN else value[raw[-1]] for raw in b0]
     v1 = [0 if not raw or raw[0] & FACE_DOWN else value[raw[-1]] for raw in b1]
     return v0, v1, [not raw for raw in b0], [not raw for raw in b1]
@@ -136,7 +138,7 @@ def _judge(state: GameState, player: int) -> tuple[int, float, int]:
     Tie-break 1 is the city points or the total supply, as the rules say (R29).
     """
     rules = state.rules
-    t = rules._tables
+    t = enc.tables(rules)
     width = len(t.energies)
     demand = rules.city_demand
     top = rules.max_value
@@ -144,7 +146,7 @@ def _judge(state: GameState, player: int) -> tuple[int, float, int]:
     v0, v1, f0, f1 = _values(state)
     mine, theirs = (v0, v1) if player == 0 else (v1, v0)
     my_free, their_free = (f0, f1) if player == 0 else (f1, f0)
-    smart = state._smart
+    smart = state.smart
     energies = t.energies
     total = 0.0
     margin = 0
@@ -176,9 +178,9 @@ def _judge(state: GameState, player: int) -> tuple[int, float, int]:
         total += city_outlook(my_supply, my_open, demand, top)
         total -= city_outlook(their_supply, their_open, demand, top)
     if not final:
-        for tech in state._tech_hands[player]:
+        for tech in enc.tech_hands(state)[player]:
             total += _HELD[tech]
-        for tech in state._tech_hands[1 - player]:
+        for tech in enc.tech_hands(state)[1 - player]:
             total -= _HELD[tech]
     lead = supplies if rules.tiebreak is Tiebreak.SUPPLY else cities
     return margin, total, (lead > 0) - (lead < 0)
@@ -207,7 +209,7 @@ class _Context:
 
     def __init__(self, state: GameState) -> None:
         rules = state.rules
-        t = rules._tables
+        t = enc.tables(rules)
         self.t = t
         width = self.width = len(t.energies)
         demand = self.demand = rules.city_demand
@@ -224,11 +226,11 @@ class _Context:
         column_free = self.column_free = [
             free[e] + free[width + e] + their_free[e] + their_free[width + e] for e in range(width)
         ]
-        smart = state._smart
+        smart = state.smart
         self.points = [2 if smart is energy else 1 for energy in t.energies]
         supply = self.supply = [sum(mine[:width]), sum(mine[width:])]
         row_free = self.row_free = [sum(free[:width]), sum(free[width:])]
-        acc = state._accumulator
+        acc = state.accumulator
         self.tolerance = [
             t.accumulator_tolerance if acc == (p, row) else t.tolerance for row in (0, 1)
         ]
@@ -401,7 +403,7 @@ def rollout_move(state: GameState, noise: int, explore: int = 0) -> Move:
     ctx = _Context(state)
     t = ctx.t
     if phase is Phase.OVERFLOW:
-        played = state._played
+        played = enc.played(state)
         assert played is not None
         row = played // ctx.width
         if t.place_accumulator[row] in moves and ctx.supply[row] <= t.accumulator_tolerance:
@@ -422,7 +424,7 @@ def rollout_move(state: GameState, noise: int, explore: int = 0) -> Move:
             return move
     if best is None:
         return moves[0]  # DrawFromDeck, or EndTurn
-    deck = state._deck
+    deck = enc.deck(state)
     if deck and best_gain <= _DISCARD_MARGIN + ctx.mean_placement(deck):
         return moves[0]  # DrawFromDeck comes first (R34)
     return best
@@ -439,8 +441,9 @@ def _owed_placement(state: GameState, due: Sequence[Move]) -> Move:
     smart = [m for m in due if isinstance(m, PlaceSmart)]
     if smart:
         return max(smart, key=lambda m: ctx.smart(t.energy_index[m.energy]))
-    if state.phase is Phase.OVERFLOW and state._played is not None:
-        return t.place_accumulator[state._played // ctx.width]
+    played = enc.played(state)
+    if state.phase is Phase.OVERFLOW and played is not None:
+        return t.place_accumulator[played // ctx.width]
     return t.place_accumulator[0 if ctx.supply[0] >= ctx.supply[1] else 1]
 
 
@@ -448,14 +451,14 @@ def _rollout_action(state: GameState, noise: int, explore: int) -> Move:
     ctx = _Context(state)
     t = ctx.t
     p = state.current_player
-    hand = state._hands[p]
+    hand = enc.hands(state)[p]
     if not hand:
         return t.pass_
     value = t.card_value
     column = t.card_col
     width = ctx.width
     mine, free = ctx.mine, ctx.free
-    techs = state._tech_hands[p]
+    techs = enc.tech_hands(state)[p]
     down = Tech.DOWN in techs
     gains: list[float] = []
     moves: list[Move] = []

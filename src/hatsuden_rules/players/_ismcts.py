@@ -22,10 +22,11 @@ from typing import Any
 
 import attrs
 
-from .._apply import apply
-from .._errors import InvalidInputError
-from .._legal import legal_moves
-from .._moves import (
+from hatsuden_rules._core import encoding as enc
+from hatsuden_rules._core.apply import apply
+from hatsuden_rules._core.errors import InvalidInputError
+from hatsuden_rules._core.legal import legal_moves
+from hatsuden_rules._core.moves import (
     BuildPylon,
     Construct,
     DeclineTech,
@@ -36,12 +37,12 @@ from .._moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from .._rng import SplitMix64, splitmix64
-from .._scoring import score
-from .._state import GameState, Phase
-from ..observation import Observation, sample_state
-from ._heuristics import evaluate, prices, rollout_move
-from ._protocol import check_decision
+from hatsuden_rules._core.rng import SplitMix64, splitmix64
+from hatsuden_rules._core.scoring import score
+from hatsuden_rules._core.state import GameState, Phase
+from hatsuden_rules.observation import Observation, sample_state
+from hatsuden_rules.players._heuristics import evaluate, prices, rollout_move
+from hatsuden_rules.players._protocol import check_decision
 
 __all__ = ["ISMCTSPlayer"]
 
@@ -302,8 +303,8 @@ def _prune(state: GameState, moves: tuple[Move, ...]) -> tuple[Move, ...]:
         elif isinstance(move, PlaceAccumulator):
             if phase is Phase.ACTION or (
                 phase is Phase.OVERFLOW
-                and state._played is not None
-                and state._played // len(state.rules._tables.energies) == move.row
+                and (cell := enc.played(state)) is not None
+                and cell // len(enc.tables(state.rules).energies) == move.row
             ):
                 out.append(move)
         else:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from .._errors import InvalidInputError
-from .._moves import Move
-from .._rng import SplitMix64
-from ..observation import Observation
+from hatsuden_rules._core.errors import InvalidInputError
+from hatsuden_rules._core.moves import Move
+from hatsuden_rules._core.rng import SplitMix64
+from hatsuden_rules.observation import Observation
 
 __all__ = ["Player", "check_decision"]
 

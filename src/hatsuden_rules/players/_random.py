@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from .._moves import Move
-from .._rng import SplitMix64
-from ..observation import Observation
-from ._protocol import check_decision
+from hatsuden_rules._core.moves import Move
+from hatsuden_rules._core.rng import SplitMix64
+from hatsuden_rules.observation import Observation
+from hatsuden_rules.players._protocol import check_decision
 
 __all__ = ["RandomPlayer"]
 

@@ -7,11 +7,11 @@ from typing import Any, Final
 
 import attrs
 
-from .._errors import InvalidInputError
-from ._greedy import GreedyPlayer
-from ._ismcts import ISMCTSPlayer
-from ._protocol import Player
-from ._random import RandomPlayer
+from hatsuden_rules._core.errors import InvalidInputError
+from hatsuden_rules.players._greedy import GreedyPlayer
+from hatsuden_rules.players._ismcts import ISMCTSPlayer
+from hatsuden_rules.players._protocol import Player
+from hatsuden_rules.players._random import RandomPlayer
 
 __all__ = ["PLAYERS", "make_player"]
 

@@ -1,0 +1,1 @@
+"""The conformance vector generator (`make vectors`): not shipped, it reads the checkout."""
