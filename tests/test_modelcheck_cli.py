@@ -21,7 +21,7 @@ from hatsuden_rules import (
     new_game,
 )
 from hatsuden_rules.modelcheck import CONFIGS, CheckResult, Violation, check, divide, perft
-from hatsuden_rules.modelcheck._cli import main
+from hatsuden_rules.cli._check import main
 from hatsuden_rules.modelcheck._report import (
     format_summary,
     pytest_text,

@@ -344,7 +344,7 @@ def test_the_command_line_engine_options(tmp_path: Path) -> None:
 def test_without_numpy_the_disk_engine_names_the_extra() -> None:
     script = (
         "import sys; sys.modules['numpy'] = None\n"
-        "from hatsuden_rules.modelcheck._cli import main\n"
+        "from hatsuden_rules.cli._check import main\n"
         "sys.exit(main(sys.argv[1:]))\n"
     )
     base = [sys.executable, "-c", script, "--quiet", "--config", "small"]

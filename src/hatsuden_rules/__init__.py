@@ -13,6 +13,8 @@ Examples:
     True
 """
 
+from typing import TYPE_CHECKING, Any
+
 from hatsuden_rules._core.apply import apply, new_game
 from hatsuden_rules._core.cards import Card, Cell, Energy, Tech
 from hatsuden_rules._core.errors import (
@@ -105,7 +107,9 @@ from hatsuden_rules.serialization._records import (
     record_game,
     replay,
 )
-from hatsuden_rules.svg import record_to_html
+
+if TYPE_CHECKING:
+    from hatsuden_rules.svg import record_to_html
 
 __version__ = "0.2.0"
 
@@ -204,3 +208,16 @@ __all__ = [
     "to_dict",
     "to_json",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`record_to_html` on first use: ``import hatsuden_rules`` loads no SVG or HTML code."""
+    if name == "record_to_html":
+        from hatsuden_rules.svg import record_to_html
+
+        return record_to_html
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

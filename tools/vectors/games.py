@@ -12,72 +12,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from types import MappingProxyType
 from typing import Final
 
 import attrs
 
 from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.cards import Tech
 from hatsuden_rules._core.legal import legal_moves
 from hatsuden_rules._core.moves import Deal, DealTech, Move
 from hatsuden_rules._core.rng import SplitMix64, sample
-from hatsuden_rules._core.rules import STANDARD, Rules, Tiebreak
+from hatsuden_rules._core.rules import Rules
+from hatsuden_rules._core.rulesets import VECTOR_SETS
 from hatsuden_rules._core.state import GameState, Phase
 
 __all__ = ["RULE_SETS", "Ply", "play_game", "rule_set_name"]
 
-_MEDIUM: Final = Rules(
-    energies=2,
-    max_value=2,
-    copies=1,
-    hand_size=1,
-    city_demand=2,
-    techs=frozenset({Tech.SMART}),
-    allow_retake_discard=False,
-    stall_limit=2,
-)
-
-#: The rule sets the suite plays, by name: the printed game, one option changed at a time, and
-#: reduced games (the model checker's small configurations and three mid-sized ones).
-RULE_SETS: Final = MappingProxyType(
-    {
-        "standard": STANDARD,
-        "supply": Rules(tiebreak=Tiebreak.SUPPLY),
-        "noretake": Rules(allow_retake_discard=False),
-        "stall5": Rules(stall_limit=5),
-        "notech": Rules(techs=frozenset()),
-        "mini": Rules(energies=3, max_value=3, copies=2, hand_size=3, city_demand=6, stall_limit=6),
-        "quad": Rules(
-            energies=4,
-            max_value=4,
-            copies=1,
-            hand_size=4,
-            city_demand=8,
-            techs=frozenset({Tech.ACCUMULATOR, Tech.DOWN}),
-            tiebreak=Tiebreak.SUPPLY,
-            allow_retake_discard=False,
-            stall_limit=8,
-        ),
-        "nostall": Rules(
-            energies=2, max_value=3, copies=2, hand_size=2, city_demand=4, stall_limit=None
-        ),
-        # The model checker's reduced configurations (RULES.md R31), pinned here so that the
-        # suite changes only when the rules do.
-        "small": Rules(
-            energies=1,
-            max_value=2,
-            copies=2,
-            hand_size=1,
-            city_demand=1,
-            techs=frozenset({Tech.ACCUMULATOR}),
-            allow_retake_discard=False,
-            stall_limit=2,
-        ),
-        "medium": _MEDIUM,
-        "medium-alltech": attrs.evolve(_MEDIUM, techs=frozenset(Tech)),
-    }
-)
+#: The rule sets the suite plays, by name (`hatsuden_rules._core.rulesets.VECTOR_SETS`).
+RULE_SETS: Final = VECTOR_SETS
 
 #: A game longer than this is abandoned (only possible with ``stall_limit=None``).
 MAX_PLIES: Final = 2000

@@ -254,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in _DELEGATED:
         if args_list[0] == "check":
-            from hatsuden_rules.modelcheck._cli import main as check_main
+            from hatsuden_rules.cli._check import main as check_main
 
             return check_main(args_list[1:])
         from hatsuden_rules.cli._replay import main as replay_main

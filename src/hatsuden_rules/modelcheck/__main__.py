@@ -2,7 +2,7 @@
 
 import sys
 
-from hatsuden_rules.modelcheck._cli import main
+from hatsuden_rules.cli._check import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from types import MappingProxyType
 from typing import Any, Final
 
 import attrs
 
-from hatsuden_rules import GameState, Overflow, Rules, Tech, TechTiming, to_dict
-from hatsuden_rules.modelcheck._configs import CONFIGS
+from hatsuden_rules import GameState, Rules, to_dict
+from hatsuden_rules._core.rulesets import INFORMATION_SETS
 from hatsuden_rules.modelcheck._consistency import consistency_problems
 from hatsuden_rules.modelcheck._explore import check
 from hatsuden_rules.modelcheck._information_checks import MAX_PROBLEMS, _Checks
@@ -22,49 +21,7 @@ __all__ = ["INFORMATION_CONFIGS", "InformationReport", "check_information", "exp
 #: can be permuted; small-secret has Secret Build and Down and three copies of each card, so that
 #: an opponent's secret card can be one of several unseen cards (with two copies the other
 #: cards give it away), Downsize bounds occur, and tech cards change places.
-INFORMATION_CONFIGS: Final = MappingProxyType(
-    {
-        "small": CONFIGS["small"],
-        "small-secret": Rules(
-            energies=1,
-            max_value=2,
-            copies=3,
-            hand_size=1,
-            city_demand=1,
-            techs=frozenset({Tech.SECRET_BUILD, Tech.DOWN}),
-            allow_retake_discard=True,
-            stall_limit=1,
-        ),
-        "medium": CONFIGS["medium"],
-        "large": CONFIGS["large"],
-        # R40: small-secret's cards with the Accumulator and Down, the Accumulator placed as soon
-        # as drawn: an opponent's tech card is Down unless it was drawn this very move.
-        "small-place-at-once": Rules(
-            energies=1,
-            max_value=2,
-            copies=3,
-            hand_size=1,
-            city_demand=1,
-            techs=frozenset({Tech.ACCUMULATOR, Tech.DOWN}),
-            allow_retake_discard=True,
-            stall_limit=1,
-            tech_timing=TechTiming.PLACE_AT_ONCE,
-        ),
-        # R41: two columns, Secret Build, demand 1: overflows are frequent and FlipSets bound or
-        # flip a secret card (R38).
-        "secret-any-set": Rules(
-            energies=2,
-            max_value=2,
-            copies=1,
-            hand_size=1,
-            city_demand=1,
-            techs=frozenset({Tech.SECRET_BUILD}),
-            allow_retake_discard=False,
-            stall_limit=2,
-            overflow=Overflow.ANY_SET,
-        ),
-    }
-)
+INFORMATION_CONFIGS: Final = INFORMATION_SETS
 
 
 @attrs.frozen

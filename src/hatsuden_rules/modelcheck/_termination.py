@@ -25,46 +25,19 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Callable
-from types import MappingProxyType
 from typing import Final
 
 import attrs
 
-from hatsuden_rules import GameState, Move, Phase, Rules, Tech, apply, legal_moves, new_game
+from hatsuden_rules import GameState, Move, Phase, Rules, apply, legal_moves, new_game
+from hatsuden_rules._core.rulesets import TERMINATION_SETS
 
 __all__ = ["TERMINATION_CONFIGS", "TerminationResult", "find_endless_game", "project"]
 
-_PRINTED_SMALL: Final = Rules(
-    energies=1,
-    max_value=2,
-    copies=2,
-    hand_size=1,
-    city_demand=1,
-    techs=frozenset({Tech.ACCUMULATOR}),
-    stall_limit=None,
-)
-
-#: Reduced rule sets for the termination question. The ``printed-*`` ones keep every option of
-#: `PRINTED` (no stall rule; a player may take back the card they just discarded) and scale the
-#: components down like the model checker's ``small`` and ``medium``; ``noretake`` asks whether
-#: forbidding the retake (a ruling, R22) alone makes every game end; ``small-stall`` is the
-#: control with the stall rule, where every game ends.
-TERMINATION_CONFIGS: Final = MappingProxyType(
-    {
-        "printed-small": _PRINTED_SMALL,
-        "printed-small-noretake": attrs.evolve(_PRINTED_SMALL, allow_retake_discard=False),
-        "printed-medium": Rules(
-            energies=2,
-            max_value=2,
-            copies=1,
-            hand_size=1,
-            city_demand=2,
-            techs=frozenset({Tech.SMART}),
-            stall_limit=None,
-        ),
-        "small-stall": attrs.evolve(_PRINTED_SMALL, stall_limit=2),
-    }
-)
+#: Reduced rule sets for the termination question (`hatsuden_rules._core.rulesets`): the
+#: ``printed-*`` ones keep every option of `PRINTED`; ``small-stall`` is the control with the
+#: stall rule, where every game ends.
+TERMINATION_CONFIGS: Final = TERMINATION_SETS
 
 
 @attrs.frozen
