@@ -37,7 +37,7 @@ typecheck: $(STAMP)
 docs: $(STAMP) ## The documentation site, into site/ (strict: any warning or broken link fails).
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
-dist: $(STAMP) ## The sdist and the wheel, into dist/, checked by twine (tests/test_dist.py installs the wheel).
+dist: $(STAMP) ## The sdist and the wheel, into dist/, checked by twine (tests/repo/test_dist.py installs the wheel).
 	rm -rf dist
 	$(PY) -m build --outdir dist .
 	$(PY) -m twine check --strict dist/*
@@ -107,7 +107,7 @@ mutation: $(STAMP) ## Mutation testing of the rules core with mutmut (slow; see 
 .PHONY: svg-golden browser-tools browser-check screenshots
 
 svg-golden: $(STAMP) ## Rewrite the golden SVG pictures (tests/golden/svg/); review them before committing.
-	$(PY) -m tests.svg_positions
+	$(PY) -m tests.support.svg_positions
 
 # Headless Chromium and ChromeDriver from Debian's packages (installed here if missing, as root).
 BROWSER_PACKAGES := chromium chromium-driver fonts-dejavu-core

@@ -26,8 +26,7 @@ from hatsuden_rules import (
     apply,
     legal_moves,
 )
-
-from .scripting import (
+from tests.support.scripting import (
     assert_conserved,
     card,
     cards,

@@ -50,7 +50,7 @@ def cited_by_tests(root: Path) -> dict[str, dict[str, set[str]]]:
     """
     cited: dict[str, dict[str, set[str]]] = {}
     for folder in TEST_DIRS:
-        for path in sorted((root / folder).glob("test_*.py")):
+        for path in sorted((root / folder).rglob("test_*.py")):
             if path.name.startswith("test_conformance"):
                 continue
             name = f"{folder}/{path.name}"

@@ -1,0 +1,1 @@
+"""Tests of the command-line programs (`hatsuden_rules.cli`)."""

@@ -1,0 +1,1 @@
+"""Tests of the rules core (`hatsuden_rules._core`): moves, phases, scoring, errors, state."""

@@ -1,0 +1,1 @@
+"""Shared helpers of the tests: reference implementations, scripted games, SVG positions."""
