@@ -361,10 +361,12 @@ def updater(*fields: str, cleared: tuple[str, ...] = ()) -> Update:
     fields, at import; CPython binds up to 14 keyword arguments fast, so `cleared` keeps the
     calls short).
 
-    The identity contract, which the model checker relies on (`Properties.zones` compares
-    fields with ``is`` before it compares them by value): every field not in `fields` is the
-    very object `state` holds; a transition passes a field only when it may change it, and
-    passes the old object itself when the value did not change.
+    The identity contract, which the model checker relies on for its speed
+    (`Properties.zones` and the R9 check compare fields with ``is`` before they compare them by
+    value): every field not in `fields` is the very object `state` holds, and `apply` passes a
+    field only when it may change it, and the old object itself when its value did not change
+    (all but `known` and the turn logs, which are recomputed). tests/core/test_state.py checks
+    both on random games.
 
     Examples:
         >>> from hatsuden_rules import new_game
