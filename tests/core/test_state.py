@@ -59,7 +59,7 @@ def test_an_updater_takes_its_fields_by_keyword_only() -> None:
     update = updater("phase")
     state = new_game(seed=1)
     with pytest.raises(TypeError):
-        update(state, Phase.DRAW)  # type: ignore[call-arg]
+        update(state, Phase.DRAW)  # type: ignore[arg-type, call-arg]
     with pytest.raises(TypeError):
         update(state, phase=Phase.DRAW, stall=1)
     with pytest.raises(TypeError):
