@@ -1,25 +1,8 @@
 """The properties checked on every reachable state and every transition.
 
-The checks are written against the public API, from RULES.md, independently of the engine's
-logic: a bug in the engine cannot hide in a shared helper. Every failure names its rule.
-
-Speed comes from splitting a state into three groups of fields and checking each distinct group
-once (see `Zones`): the cards (both hands, deck, discards and what each player knows of the
-other's hand), the two grids, and the turn (phase, player, tech cards, counters and the two turn
-logs). Each group is interned to a small int the first time it is seen, and what RULES.md says
-about it is derived then, from the public accessors of that first state (`hand`, `board`,
-`known_cards`, ...), and kept: a per-card count vector for conservation, the row supplies and
-the oracle's score for the grids, the tolerances and the stall check for the turn. A state's
-invariants then come down to a few additions and comparisons of these facts; the invariants
-that span groups (conservation, tolerance, the end trigger, the score) are still evaluated for
-every state. Groups are keyed by the fields as stored; each public view used is a function of
-its stored field (and the `Rules`), so a fact holds for every state with that group.
-
-Two checks are costly enough to be sampled by default, and run on everything with
-``exhaustive=True`` (``hatsuden-check --exhaustive``): R35 determinism re-applies one
-transition in `DETERMINISM_EVERY` instead of every one, and R29 compares `score()` with the
-oracle once per distinct pair (grids, Smart), the only inputs RULES.md gives the score, instead
-of on every state. Everything else is checked on every state and every transition.
+Written against the public API, from RULES.md, independently of the engine's logic; every
+failure names its rule. A state is three interned zones (cards, grids, turn: see `Zones`) whose
+facts are derived once; how, and what is sampled unless ``exhaustive``: docs/architecture.md.
 """
 
 from __future__ import annotations
