@@ -7,13 +7,29 @@ rejection names the rule that forbids the move. Every new state comes from an up
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable
-from typing import Any, Final, NoReturn, TypeVar
+from typing import Any, Final
 
-from hatsuden_rules._core.cards import Card, Cell, Energy, Tech
+from hatsuden_rules._core.cards import Energy, Tech
+from hatsuden_rules._core.checks import (
+    blur,
+    card_and_cell,
+    card_index,
+    cell_index,
+    check_nothing_due,
+    forget,
+    illegal,
+    insert,
+    pair,
+    plant_at,
+    put,
+    remove,
+    same_energy,
+    take_from_hand,
+    wrong_phase,
+)
 from hatsuden_rules._core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET, row_supply
-from hatsuden_rules._core.errors import IllegalMoveError, InvalidInputError, InvalidMoveError
+from hatsuden_rules._core.errors import InvalidInputError, InvalidMoveError
 from hatsuden_rules._core.moves import (
     BuildPylon,
     Construct,
@@ -48,7 +64,6 @@ from hatsuden_rules._core.state import (
 
 __all__ = ["apply", "new_game"]
 
-_T = TypeVar("_T")
 _MASK = (1 << 64) - 1
 _CHANCE, _ACTION, _TECH, _OVERFLOW, _DRAW, _OVER = (
     Phase.CHANCE,
@@ -61,7 +76,6 @@ _CHANCE, _ACTION, _TECH, _OVERFLOW, _DRAW, _OVER = (
 _FREE_PHASES = frozenset({_ACTION, _OVERFLOW, _DRAW})  # R18
 _PLACE_AT_ONCE = TechTiming.PLACE_AT_ONCE
 _ANY_SET = Overflow.ANY_SET
-_AT_ONCE = (Tech.ACCUMULATOR, Tech.SMART)  # R40: placed as soon as drawn with PLACE_AT_ONCE
 # Enum members used on hot paths, read once: in Python 3.11 `Chance.DRAW` goes through the enum
 # metaclass's __getattr__ hook and costs several times a module global (as `_ACTION` above).
 _SETUP, _DRAW_CHANCE, _TECH_CHANCE = Chance.SETUP, Chance.DRAW, Chance.TECH
@@ -212,7 +226,7 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
         for _ in range(rules.hand_size):
             rng, value = splitmix64(rng)
             r = value % len(deck)
-            hands[player] = _insert(hands[player], deck[r])
+            hands[player] = insert(hands[player], deck[r])
             deck = deck[:r] + deck[r + 1 :]
     return _after_setup(
         state,
@@ -247,123 +261,13 @@ def apply(state: GameState, move: Move) -> GameState:
     if handler is None:
         raise InvalidMoveError("move", f"expected a move, got {type(move).__name__} {move!r}")
     if state.phase is _OVER:
-        _illegal(state, move, "R26", "the game is over: no move is legal")
+        illegal(state, move, "R26", "the game is over: no move is legal")
     if state.rules.tech_timing is _PLACE_AT_ONCE and state.phase in _FREE_PHASES:
-        _check_nothing_due(state, move)
+        check_nothing_due(state, move)
     return handler(state, move)
 
 
-# -- helpers --------------------------------------------------------------------------------------
-
-
-def _check_nothing_due(state: GameState, move: Move) -> None:
-    """R40: with PLACE_AT_ONCE a drawn Accumulator or Smart is placed before any other move."""
-    if isinstance(move, PlaceAccumulator | PlaceSmart):
-        return
-    held = state._tech_hands[state.current_player]
-    due = [tech.name for tech in _AT_ONCE if tech in held]
-    if due:
-        _illegal(
-            state,
-            move,
-            "R40",
-            f"{' and '.join(due)} must be placed before any other move (tech_timing=PLACE_AT_ONCE)",
-        )
-
-
-def _illegal(state: GameState, move: Move, rule: str, reason: str) -> NoReturn:
-    raise IllegalMoveError(state, move, rule, reason)
-
-
-def _wrong_phase(state: GameState, move: Move, phase: Phase) -> NoReturn:
-    _illegal(
-        state,
-        move,
-        "R9",
-        f"{type(move).__name__} is a {phase.name} move, but the phase is {state.phase.name}",
-    )
-
-
-def _card_index(state: GameState, move: Move, card: Card) -> int:
-    """The index of `card`, the card `move` names (R2)."""
-    t = state.rules._tables
-    args = t.move_args.get(id(move))  # a prebuilt move: no hashing (see `_Tables.move_args`)
-    if args is not None:
-        return args[0]
-    index = t.card_index.get(card)
-    if index is None:
-        _illegal(state, move, "R2", f"{card} is not a card in play under these rules")
-    return index
-
-
-def _cell_index(state: GameState, move: Move, cell: Cell) -> int:
-    index = state.rules._tables.cell_index.get(cell)
-    if index is None:
-        _illegal(state, move, "R1", f"{cell} is in a column of an energy not in play")
-    return index
-
-
-def _card_and_cell(
-    state: GameState, move: Construct | Improve | Downsize | BuildPylon
-) -> tuple[int, int]:
-    t = state.rules._tables
-    args = t.move_args.get(id(move))  # a prebuilt move: no hashing (see `_Tables.move_args`)
-    if args is not None:
-        return args
-    i = t.card_index.get(move.card)
-    c = t.cell_index.get(move.cell)
-    if i is None or c is None:
-        return _card_index(state, move, move.card), _cell_index(state, move, move.cell)
-    return i, c
-
-
-def _take_from_hand(state: GameState, move: Move, card: int, rule: str) -> tuple[int, ...]:
-    hand = state._hands[state.current_player]
-    try:
-        k = hand.index(card)
-    except ValueError:
-        _illegal(state, move, rule, f"{state.rules.cards[card]} is not in the hand")
-    return hand[:k] + hand[k + 1 :]
-
-
-def _insert(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    k = bisect_right(cards, card)
-    return (*cards[:k], card, *cards[k:])
-
-
-def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    k = cards.index(card)
-    return cards[:k] + cards[k + 1 :]
-
-
-def _forget(known: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """Known cards after `card` was played face up from the hand (R36)."""
-    return _remove(known, card) if card in known else known
-
-
-def _blur(known: tuple[int, ...]) -> tuple[int, ...]:
-    """Known cards after a hidden play from the hand: any of them may be the card (R36).
-
-    Only what is certain remains: one copy fewer of each distinct known card. This depends on the
-    known cards alone, never on the hidden card, so it cannot leak it.
-    """
-    out: list[int] = []
-    previous = -1
-    for card in known:
-        if card == previous:
-            out.append(card)
-        previous = card
-    return tuple(out)
-
-
-def _pair(pair: tuple[_T, _T], player: int, value: _T) -> tuple[_T, _T]:
-    return (value, pair[1]) if player == 0 else (pair[0], value)
-
-
-def _put(
-    board: tuple[tuple[int, ...], ...], cell: int, raw: tuple[int, ...]
-) -> tuple[tuple[int, ...], ...]:
-    return (*board[:cell], raw, *board[cell + 1 :])
+# -- building the next state ---------------------------------------------------------------------
 
 
 def _settle(
@@ -399,14 +303,14 @@ def _placed(
     player = state.current_player
     boards = state._boards
     board = boards[player]
-    board = (*board[:cell], raw, *board[cell + 1 :])  # _put and _pair, inlined: the hot path
+    board = (*board[:cell], raw, *board[cell + 1 :])  # put and pair, inlined: the hot path
     if next_phase is _TECH and not state._tech_deck:  # R17: no tech card left to draw
         next_phase = None
     if next_phase is None:
         next_phase = _settle(state, board, cell, state._accumulator)  # R21
     known = state._known
     if known[player]:  # R36: what the opponent still knows of this hand
-        mine = _blur(known[player]) if hidden else _forget(known[player], raw[-1])
+        mine = blur(known[player]) if hidden else forget(known[player], raw[-1])
         known = (mine, known[1]) if player == 0 else (known[0], mine)
     return _after_play(
         state,
@@ -486,7 +390,7 @@ def _receive_tech(
         state,
         phase=_settle(state, state._boards[player], played, state._accumulator),
         tech_deck=tuple(x for x in state._tech_deck if x is not tech),
-        tech_hands=_pair(state._tech_hands, player, state._tech_hands[player] | {tech}),
+        tech_hands=pair(state._tech_hands, player, state._tech_hands[player] | {tech}),
         rng=rng,
         this_turn=turn,
     )
@@ -502,7 +406,7 @@ def _place_tech(
     """A free placement (R18): the tech card leaves the tech hand for the table."""
     phase = state.phase
     if phase not in _FREE_PHASES:
-        _illegal(
+        illegal(
             state,
             move,
             "R18",
@@ -511,41 +415,18 @@ def _place_tech(
     player = state.current_player
     held = state._tech_hands[player]
     if tech not in held:
-        _illegal(state, move, "R18", f"{tech.name} is not in the tech hand")
+        illegal(state, move, "R18", f"{tech.name} is not in the tech hand")
     if phase is _OVERFLOW:  # R19, R21: the Accumulator may absorb the overflow
         assert state._played is not None
         phase = _settle(state, state._boards[player], state._played, accumulator)
     return _after_placement(
         state,
         phase=phase,
-        tech_hands=_pair(state._tech_hands, player, held - {tech}),
+        tech_hands=pair(state._tech_hands, player, held - {tech}),
         accumulator=accumulator,
         smart=smart,
         this_turn=(*state._this_turn, move),
     )
-
-
-def _plant_at(state: GameState, move: Move, cell: int, rule: str, verb: str) -> tuple[int, ...]:
-    raw = state._boards[state.current_player][cell]
-    if not raw:
-        _illegal(state, move, rule, f"{verb} needs a plant, and {state.rules.cells[cell]} is empty")
-    if raw[0] & FACE_DOWN:
-        _illegal(
-            state, move, rule, f"{verb} needs a plant, and {state.rules.cells[cell]} is a pylon"
-        )
-    return raw
-
-
-def _same_energy(state: GameState, move: Move, card: int, cell: int, rule: str) -> None:
-    t = state.rules._tables
-    if t.card_col[card] != cell % len(t.energies):
-        _illegal(
-            state,
-            move,
-            rule,
-            f"{type(move).__name__} needs a card of the plant's energy: "
-            f"a {t.cards[card].energy.name} card on a {t.cells[cell].energy.name} plant",
-        )
 
 
 # -- ACTION (R10-R16) -----------------------------------------------------------------------------
@@ -553,12 +434,12 @@ def _same_energy(state: GameState, move: Move, card: int, cell: int, rule: str) 
 
 def _construct(state: GameState, move: Construct) -> GameState:
     if state.phase is not _ACTION:
-        _wrong_phase(state, move, _ACTION)
-    i, c = _card_and_cell(state, move)
+        wrong_phase(state, move, _ACTION)
+    i, c = card_and_cell(state, move)
     t = state.rules._tables
-    hand = _take_from_hand(state, move, i, "R10")
+    hand = take_from_hand(state, move, i, "R10")
     if t.card_col[i] != c % len(t.energies):
-        _illegal(
+        illegal(
             state,
             move,
             "R10",
@@ -567,13 +448,13 @@ def _construct(state: GameState, move: Construct) -> GameState:
         )
     player = state.current_player
     if state._boards[player][c]:
-        _illegal(state, move, "R10", f"{move.cell} is occupied: Construct needs an empty cell")
+        illegal(state, move, "R10", f"{move.cell} is occupied: Construct needs an empty cell")
     tech_hands = state._tech_hands
     if move.secret:
         held = tech_hands[player]
         if _SECRET_BUILD not in held:
-            _illegal(state, move, "R11", "a secret Construct needs Secret Build in the tech hand")
-        tech_hands = _pair(tech_hands, player, held - {_SECRET_BUILD})
+            illegal(state, move, "R11", "a secret Construct needs Secret Build in the tech hand")
+        tech_hands = pair(tech_hands, player, held - {_SECRET_BUILD})
         return _placed(state, hand, c, (SECRET, i), tech_hands, _TECH, move, True)  # R17 (b)
     top = t.card_value[i] == state.rules.max_value
     return _placed(state, hand, c, (0, i), tech_hands, _TECH if top else None, move, False)
@@ -581,14 +462,14 @@ def _construct(state: GameState, move: Construct) -> GameState:
 
 def _improve(state: GameState, move: Improve) -> GameState:
     if state.phase is not _ACTION:
-        _wrong_phase(state, move, _ACTION)
-    i, c = _card_and_cell(state, move)
-    hand = _take_from_hand(state, move, i, "R12")
-    raw = _plant_at(state, move, c, "R12", "Improve")
-    _same_energy(state, move, i, c, "R12")
+        wrong_phase(state, move, _ACTION)
+    i, c = card_and_cell(state, move)
+    hand = take_from_hand(state, move, i, "R12")
+    raw = plant_at(state, move, c, "R12", "Improve")
+    same_energy(state, move, i, c, "R12")
     value = state.rules._tables.card_value
     if value[i] <= value[raw[-1]]:
-        _illegal(
+        illegal(
             state,
             move,
             "R12",
@@ -602,25 +483,25 @@ def _improve(state: GameState, move: Improve) -> GameState:
 
 def _downsize(state: GameState, move: Downsize) -> GameState:
     if state.phase is not _ACTION:
-        _wrong_phase(state, move, _ACTION)
-    i, c = _card_and_cell(state, move)
+        wrong_phase(state, move, _ACTION)
+    i, c = card_and_cell(state, move)
     player = state.current_player
     held = state._tech_hands[player]
     if _DOWN not in held:
-        _illegal(state, move, "R13", "Downsize needs Down in the tech hand")
-    hand = _take_from_hand(state, move, i, "R13")
-    raw = _plant_at(state, move, c, "R13", "Downsize")
-    _same_energy(state, move, i, c, "R13")
+        illegal(state, move, "R13", "Downsize needs Down in the tech hand")
+    hand = take_from_hand(state, move, i, "R13")
+    raw = plant_at(state, move, c, "R13", "Downsize")
+    same_energy(state, move, i, c, "R13")
     value = state.rules._tables.card_value
     if value[i] >= value[raw[-1]]:
-        _illegal(
+        illegal(
             state,
             move,
             "R13",
             f"Downsize needs a strictly lower value than the top card "
             f"({value[i]} on {value[raw[-1]]})",
         )
-    tech_hands = _pair(state._tech_hands, player, held - {_DOWN})
+    tech_hands = pair(state._tech_hands, player, held - {_DOWN})
     # R21: a lower top never raises the row, so no overflow check.
     raw = (raw[0] | DOWNSIZED, *raw[1:], i)
     return _placed(state, hand, c, raw, tech_hands, _DRAW, move, False)
@@ -628,37 +509,37 @@ def _downsize(state: GameState, move: Downsize) -> GameState:
 
 def _build_pylon(state: GameState, move: BuildPylon) -> GameState:
     if state.phase is not _ACTION:
-        _wrong_phase(state, move, _ACTION)
-    i, c = _card_and_cell(state, move)
-    hand = _take_from_hand(state, move, i, "R14")
+        wrong_phase(state, move, _ACTION)
+    i, c = card_and_cell(state, move)
+    hand = take_from_hand(state, move, i, "R14")
     if state._boards[state.current_player][c]:
-        _illegal(state, move, "R14", f"{move.cell} is occupied: a pylon needs an empty cell")
+        illegal(state, move, "R14", f"{move.cell} is occupied: a pylon needs an empty cell")
     # R21: a pylon is worth 0 and never raises the row.
     return _placed(state, hand, c, (FACE_DOWN, i), state._tech_hands, _DRAW, move, True)
 
 
 def _discard(state: GameState, move: Discard) -> GameState:
     if state.phase is not _ACTION:
-        _wrong_phase(state, move, _ACTION)
-    i = _card_index(state, move, move.card)
-    hand = _take_from_hand(state, move, i, "R15")
+        wrong_phase(state, move, _ACTION)
+    i = card_index(state, move, move.card)
+    hand = take_from_hand(state, move, i, "R15")
     player = state.current_player
     return _after_discard(
         state,
         phase=_DRAW,
-        hands=_pair(state._hands, player, hand),
-        discards=_insert(state._discards, i),
+        hands=pair(state._hands, player, hand),
+        discards=insert(state._discards, i),
         discarded=i,
-        known=_pair(state._known, player, _forget(state._known[player], i)),  # R36
+        known=pair(state._known, player, forget(state._known[player], i)),  # R36
         this_turn=(*state._this_turn, move),
     )
 
 
 def _pass(state: GameState, move: Pass) -> GameState:
     if state.phase is not _ACTION:
-        _wrong_phase(state, move, _ACTION)
+        wrong_phase(state, move, _ACTION)
     if state._hands[state.current_player]:
-        _illegal(state, move, "R16", "Pass is legal only with an empty hand")
+        illegal(state, move, "R16", "Pass is legal only with an empty hand")
     return _with_phase(state, move, _DRAW)
 
 
@@ -667,12 +548,12 @@ def _pass(state: GameState, move: Pass) -> GameState:
 
 def _draw_tech(state: GameState, move: DrawTech) -> GameState:
     if state.phase is not _TECH:
-        _wrong_phase(state, move, _TECH)
+        wrong_phase(state, move, _TECH)
     played = state._played
     assert played is not None  # TECH always follows a card played this turn
     raw = state._boards[state.current_player][played]
     if state.rules._tables.card_value[raw[-1]] != state.rules.max_value:
-        _illegal(
+        illegal(
             state,
             move,
             "R17",
@@ -691,7 +572,7 @@ def _draw_tech(state: GameState, move: DrawTech) -> GameState:
 
 def _decline_tech(state: GameState, move: DeclineTech) -> GameState:
     if state.phase is not _TECH:
-        _wrong_phase(state, move, _TECH)
+        wrong_phase(state, move, _TECH)
     played = state._played
     assert played is not None  # TECH always follows a card played this turn
     phase = _settle(state, state._boards[state.current_player], played, state._accumulator)
@@ -700,9 +581,9 @@ def _decline_tech(state: GameState, move: DeclineTech) -> GameState:
 
 def _deal_tech(state: GameState, move: DealTech) -> GameState:
     if state._chance is not _TECH_CHANCE:
-        _illegal(state, move, "R6", "no tech card is being drawn now")
+        illegal(state, move, "R6", "no tech card is being drawn now")
     if move.tech not in state._tech_deck:
-        _illegal(state, move, "R17", f"{move.tech.name} is not in the tech deck")
+        illegal(state, move, "R17", f"{move.tech.name} is not in the tech deck")
     return _receive_tech(state, move.tech, None, (*state._this_turn, move))
 
 
@@ -711,25 +592,25 @@ def _deal_tech(state: GameState, move: DealTech) -> GameState:
 
 def _flip(state: GameState, move: Flip) -> GameState:
     if state.phase is not _OVERFLOW:
-        _wrong_phase(state, move, _OVERFLOW)
+        wrong_phase(state, move, _OVERFLOW)
     if state.rules.overflow is _ANY_SET:
-        _illegal(
+        illegal(
             state,
             move,
             "R41",
             "with overflow=ANY_SET the plants to flip are chosen at once: play a FlipSet",
         )
-    c = _cell_index(state, move, move.cell)
+    c = cell_index(state, move, move.cell)
     played = state._played
     assert played is not None  # OVERFLOW always follows a card played this turn
     width = len(state.rules._tables.energies)
     if c // width != played // width:
-        _illegal(state, move, "R21", f"only a plant in the overflowing row {played // width} flips")
+        illegal(state, move, "R21", f"only a plant in the overflowing row {played // width} flips")
     if c == played:
-        _illegal(state, move, "R21", "the plant just played can never be the one flipped")
+        illegal(state, move, "R21", "the plant just played can never be the one flipped")
     player = state.current_player
-    raw = _plant_at(state, move, c, "R21", "Flip")
-    board = _put(state._boards[player], c, (raw[0] | FACE_DOWN | FLIPPED, *raw[1:]))
+    raw = plant_at(state, move, c, "R21", "Flip")
+    board = put(state._boards[player], c, (raw[0] | FACE_DOWN | FLIPPED, *raw[1:]))
     # R21: flip until within tolerance
     return _flipped(state, move, board, _settle(state, board, played, state._accumulator))
 
@@ -742,7 +623,7 @@ def _flipped(
     return _after_flip(
         state,
         phase=phase,
-        boards=_pair(state._boards, player, board),
+        boards=pair(state._boards, player, board),
         this_turn=(*state._this_turn, move),
     )
 
@@ -750,9 +631,9 @@ def _flipped(
 def _flip_set(state: GameState, move: FlipSet) -> GameState:
     """R41: turn every plant of the set into a pylon at once; the row is then within tolerance."""
     if state.phase is not _OVERFLOW:
-        _wrong_phase(state, move, _OVERFLOW)
+        wrong_phase(state, move, _OVERFLOW)
     if state.rules.overflow is not _ANY_SET:
-        _illegal(
+        illegal(
             state,
             move,
             "R41",
@@ -764,19 +645,19 @@ def _flip_set(state: GameState, move: FlipSet) -> GameState:
     player = state.current_player
     board = state._boards[player]
     for cell in move.cells:
-        c = _cell_index(state, move, cell)
+        c = cell_index(state, move, cell)
         if c // width != played // width:
-            _illegal(
+            illegal(
                 state, move, "R41", f"only plants of the overflowing row {played // width} flip"
             )
         if c == played:
-            _illegal(state, move, "R41", "the plant just played can never be one of those flipped")
-        raw = _plant_at(state, move, c, "R41", "FlipSet")
-        board = _put(board, c, (raw[0] | FACE_DOWN | FLIPPED, *raw[1:]))
+            illegal(state, move, "R41", "the plant just played can never be one of those flipped")
+        raw = plant_at(state, move, c, "R41", "FlipSet")
+        board = put(board, c, (raw[0] | FACE_DOWN | FLIPPED, *raw[1:]))
     if _settle(state, board, played, state._accumulator) is _OVERFLOW:
         row = played // width
         left = row_supply(board, row, state.rules._tables)
-        _illegal(
+        illegal(
             state,
             move,
             "R41",
@@ -793,7 +674,7 @@ def _place_accumulator(state: GameState, move: PlaceAccumulator) -> GameState:
 
 def _place_smart(state: GameState, move: PlaceSmart) -> GameState:
     if move.energy not in state.rules._tables.energy_index:
-        _illegal(state, move, "R1", f"{move.energy.name} is not in play under these rules")
+        illegal(state, move, "R1", f"{move.energy.name} is not in play under these rules")
     return _place_tech(state, move, _SMART, state._accumulator, move.energy)
 
 
@@ -802,17 +683,17 @@ def _place_smart(state: GameState, move: PlaceSmart) -> GameState:
 
 def _draw_from_deck(state: GameState, move: DrawFromDeck) -> GameState:
     if state.phase is not _DRAW:
-        _wrong_phase(state, move, _DRAW)
+        wrong_phase(state, move, _DRAW)
     deck = state._deck
     if not deck:
-        _illegal(state, move, "R22", "the deck is empty (there is no reshuffle)")
+        illegal(state, move, "R22", "the deck is empty (there is no reshuffle)")
     rng = state._rng
     if rng is None:
         return _with_phase(state, move, _CHANCE, _DRAW_CHANCE)
     rng, value = splitmix64(rng)  # R8, R33: the sorted deck lists outcomes by cumulative weight
     r = value % len(deck)
     card = deck[r]
-    hand = _insert(state._hands[state.current_player], card)
+    hand = insert(state._hands[state.current_player], card)
     turn = (*state._this_turn, move, state.rules._tables.deal[card])
     rest = deck[:r] + deck[r + 1 :]
     return _end_turn(state, hand, rest, state._discards, rng, turn, state._known)
@@ -820,30 +701,30 @@ def _draw_from_deck(state: GameState, move: DrawFromDeck) -> GameState:
 
 def _draw_from_discard(state: GameState, move: DrawFromDiscard) -> GameState:
     if state.phase is not _DRAW:
-        _wrong_phase(state, move, _DRAW)
-    i = _card_index(state, move, move.card)
+        wrong_phase(state, move, _DRAW)
+    i = card_index(state, move, move.card)
     discards = state._discards
     if i not in discards:
-        _illegal(state, move, "R22", f"{move.card} is not in the discards")
+        illegal(state, move, "R22", f"{move.card} is not in the discards")
     if not state.rules.allow_retake_discard and state._discarded == i and discards.count(i) == 1:
-        _illegal(
+        illegal(
             state,
             move,
             "R22",
             "the card discarded this turn cannot be taken back (allow_retake_discard=False)",
         )
     player = state.current_player
-    hand = _insert(state._hands[player], i)
-    known = _pair(state._known, player, _insert(state._known[player], i))  # R36: seen taken
+    hand = insert(state._hands[player], i)
+    known = pair(state._known, player, insert(state._known[player], i))  # R36: seen taken
     turn = (*state._this_turn, move)
-    return _end_turn(state, hand, state._deck, _remove(discards, i), state._rng, turn, known)
+    return _end_turn(state, hand, state._deck, remove(discards, i), state._rng, turn, known)
 
 
 def _end_turn_move(state: GameState, move: EndTurn) -> GameState:
     if state.phase is not _DRAW:
-        _wrong_phase(state, move, _DRAW)
+        wrong_phase(state, move, _DRAW)
     if state._deck or takeable_discards(state):
-        _illegal(state, move, "R22", "EndTurn only when no card can be drawn; draw one")
+        illegal(state, move, "R22", "EndTurn only when no card can be drawn; draw one")
     hand = state._hands[state.current_player]
     turn = (*state._this_turn, move)
     return _end_turn(state, hand, state._deck, state._discards, state._rng, turn, state._known)
@@ -852,13 +733,13 @@ def _end_turn_move(state: GameState, move: EndTurn) -> GameState:
 def _deal(state: GameState, move: Deal) -> GameState:
     chance = state._chance
     if chance is None or chance is _TECH_CHANCE:
-        _illegal(state, move, "R6", "no plant card is being dealt now")
-    i = _card_index(state, move, move.card)
+        illegal(state, move, "R6", "no plant card is being dealt now")
+    i = card_index(state, move, move.card)
     if i not in state._deck:
-        _illegal(state, move, "R6", f"no {move.card} is left in the deck")
-    deck = _remove(state._deck, i)
+        illegal(state, move, "R6", f"no {move.card} is left in the deck")
+    deck = remove(state._deck, i)
     player = state.current_player
-    hand = _insert(state._hands[player], i)
+    hand = insert(state._hands[player], i)
     if chance is _DRAW_CHANCE:
         turn = (*state._this_turn, move)
         return _end_turn(state, hand, deck, state._discards, None, turn, state._known)
@@ -873,7 +754,7 @@ def _deal(state: GameState, move: Deal) -> GameState:
         state,
         phase=phase,
         current_player=receiver,
-        hands=_pair(state._hands, player, hand),
+        hands=pair(state._hands, player, hand),
         deck=deck,
         chance=pending,
         this_turn=(),  # R7: the deal before the first turn is not part of any turn
