@@ -2,6 +2,6 @@
 
 import sys
 
-from hatsuden_rules.conformance._runner import main
+from hatsuden_rules.cli._conformance import main
 
 sys.exit(main())
