@@ -28,7 +28,14 @@ from hatsuden_rules._core.checks import (
     take_from_hand,
     wrong_phase,
 )
-from hatsuden_rules._core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET, row_supply
+from hatsuden_rules._core.encoding import (
+    DOWNSIZED,
+    FACE_DOWN,
+    FLIPPED,
+    SECRET,
+    city_tolerance,
+    row_supply,
+)
 from hatsuden_rules._core.errors import InvalidInputError, InvalidMoveError
 from hatsuden_rules._core.moves import (
     BuildPylon,
@@ -280,9 +287,9 @@ def _settle(
     t = state.rules._tables
     row = played // len(t.energies)
     supply = row_supply(board, row, t)
-    if accumulator == (state.current_player, row):
-        return _OVERFLOW if supply > t.accumulator_tolerance else _DRAW
-    return _OVERFLOW if supply > t.tolerance else _DRAW
+    return (
+        _OVERFLOW if supply > city_tolerance(t, accumulator, state.current_player, row) else _DRAW
+    )
 
 
 def _placed(

@@ -36,6 +36,7 @@ __all__ = [
     "TABLE_FIELDS",
     "boards",
     "card_zone",
+    "city_tolerance",
     "deck",
     "discarded",
     "discards",
@@ -141,6 +142,11 @@ def row_supply(board: Board, row: int, t: _Tables) -> int:
         if raw and not raw[0] & FACE_DOWN:
             supply += value[raw[-1]]
     return supply
+
+
+def city_tolerance(t: _Tables, accumulator: tuple[int, int] | None, player: int, row: int) -> int:
+    """What `player`'s city `row` tolerates, the Accumulator lying at `accumulator` (R19, R21)."""
+    return t.accumulator_tolerance if accumulator == (player, row) else t.tolerance
 
 
 # The raw fields. Plain functions: a call and a specialized slot read, where an

@@ -20,6 +20,7 @@ from hatsuden_rules._core.encoding import (
     FLIPPED,
     SECRET,
     TABLE_FIELDS,
+    city_tolerance,
     row_supply,
 )
 from hatsuden_rules._core.enums import GameEnum
@@ -413,7 +414,7 @@ def supply(state: GameState, player: int, row: int) -> int:
 def tolerance(state: GameState, player: int, row: int) -> int:
     """Tolerance of `player`'s city `row` (R19, R21)."""
     t = state.rules._tables
-    return t.accumulator_tolerance if state._accumulator == (player, row) else t.tolerance
+    return city_tolerance(t, state._accumulator, player, row)
 
 
 def takeable_discards(state: GameState) -> tuple[int, ...]:

@@ -63,7 +63,6 @@ def consistency_problems(state: GameState) -> list[str]:
     rules = state.rules
     t = enc.tables(rules)
     width = len(t.energies)
-    value = t.card_value
     problems: list[str] = []
     boards = enc.boards(state)
     cards = [*enc.deck(state), *enc.discards(state), *enc.hands(state)[0], *enc.hands(state)[1]]
@@ -92,8 +91,8 @@ def consistency_problems(state: GameState) -> list[str]:
     mover, phase, played = state.current_player, state.phase, enc.played(state)
     for seat in (0, 1):
         for row in (0, 1):
-            supply = sum(_top_value(raw, value) for raw in boards[seat][row * width :][:width])
-            tolerance = _tolerance(state, seat, row)
+            supply = enc.row_supply(boards[seat], row, t)
+            tolerance = enc.city_tolerance(t, state.accumulator, seat, row)
             in_play = seat == mover and played is not None and played // width == row
             if in_play and phase is Phase.OVERFLOW:
                 if supply <= tolerance:
@@ -144,15 +143,6 @@ def at_once_problems(state: GameState) -> list[str]:
     return problems
 
 
-def _top_value(raw: tuple[int, ...], value: tuple[int, ...]) -> int:
-    return value[raw[-1]] if raw and not raw[0] & FACE_DOWN else 0
-
-
-def _tolerance(state: GameState, seat: int, row: int) -> int:
-    rules = state.rules
-    return rules.accumulator_tolerance if state.accumulator == (seat, row) else rules.tolerance
-
-
 def _stack_problems(rules: Rules, seat: int, c: int, raw: tuple[int, ...]) -> list[str]:
     t = enc.tables(rules)
     flags, cards = raw[0], raw[1:]
@@ -175,7 +165,6 @@ def _stack_problems(rules: Rules, seat: int, c: int, raw: tuple[int, ...]) -> li
 def _log_problems(state: GameState, log: tuple[Move, ...], owner: int) -> list[str]:
     rules = state.rules
     t = enc.tables(rules)
-    width = len(t.energies)
     index = t.card_index
     board = enc.boards(state)[owner]
     problems: list[str] = []
@@ -218,13 +207,12 @@ def _log_problems(state: GameState, log: tuple[Move, ...], owner: int) -> list[s
                     raw = before[c]
                     before[c] = (raw[0] & ~(FACE_DOWN | FLIPPED), *raw[1:])
             row = _flipped_cells(move)[0].row
-            supply = sum(_top_value(raw, t.card_value) for raw in before[row * width :][:width])
+            supply = enc.row_supply(tuple(before), row, t)
             placed_later = any(
                 isinstance(m, PlaceAccumulator) and m.row == row for m in log[n + 1 :]
             )
-            tolerance = rules.tolerance
-            if state.accumulator == (owner, row) and not placed_later:
-                tolerance = rules.accumulator_tolerance
+            accumulator = None if placed_later else state.accumulator
+            tolerance = enc.city_tolerance(t, accumulator, owner, row)
             if supply <= tolerance:
                 problems.append(f"R21: {move} was logged, but the row was within its tolerance")
     return problems

@@ -142,9 +142,7 @@ def _secret_fits(observation: Observation, seat: int, cell: int, stack: SeenStac
         for other in observation.boards[seat][row * width : row * width + width]:
             if other is not None and other is not stack and not other.face_down:
                 rest += other.value or 0
-        tolerance = t.tolerance
-        if observation.accumulator == (seat, row):
-            tolerance = t.accumulator_tolerance
+        tolerance = enc.city_tolerance(t, observation.accumulator, seat, row)
         played = observation.played_cell
         in_play = (
             seat == observation.current_player
@@ -209,10 +207,9 @@ def _overflow_bound(
             top = stack.cards[-1]
             if top is not None and (not stack.face_down or other in flipped_from_here):
                 rest += top.value
-        tolerance = t.tolerance
         placed_later = any(isinstance(m, PlaceAccumulator) and m.row == row for m in log[n + 1 :])
-        if observation.accumulator == (seat, row) and not placed_later:
-            tolerance = t.accumulator_tolerance
+        accumulator = None if placed_later else observation.accumulator
+        tolerance = enc.city_tolerance(t, accumulator, seat, row)
         low = max(low, tolerance - rest + 1)
     return low
 

@@ -231,9 +231,7 @@ class _Context:
         supply = self.supply = [sum(mine[:width]), sum(mine[width:])]
         row_free = self.row_free = [sum(free[:width]), sum(free[width:])]
         acc = state.accumulator
-        self.tolerance = [
-            t.accumulator_tolerance if acc == (p, row) else t.tolerance for row in (0, 1)
-        ]
+        self.tolerance = [enc.city_tolerance(t, acc, p, row) for row in (0, 1)]
         # What `put` compares against: each row's city outlook and city points, each energy's
         # outlook term and provisional points, as they are now.
         self.city_now = [city_outlook(supply[r], row_free[r], demand, top) for r in (0, 1)]
