@@ -1,4 +1,5 @@
-"""The documentation runs: README.md's examples and every docstring example in the package."""
+"""The documentation runs: README.md's examples, every docstring example in the package and in
+the repository's tools (the vector generator)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ MODULES = sorted(
         for info in pkgutil.walk_packages(hatsuden_rules.__path__, f"{hatsuden_rules.__name__}.")
         if not info.name.endswith("__main__")
     ]
+    # The conformance vector generator, outside the package since it reads the checkout.
+    + [f"tools.vectors.{path.stem}" for path in (ROOT_DIR / "tools" / "vectors").glob("[!_]*.py")]
 )
 
 
