@@ -11,7 +11,8 @@ options) for a drawn number of plies, then checks on its states, for both player
   legal moves;
 - R37 `legal_moves_from` equals `legal_moves` for the mover, and is empty for anyone else.
 
-The exhaustive versions over reduced configurations are in tests/modelcheck/test_observation_information.py.
+The exhaustive versions over reduced configurations are in
+tests/modelcheck/test_observation_information.py.
 """
 
 from __future__ import annotations

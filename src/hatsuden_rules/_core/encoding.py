@@ -11,7 +11,8 @@ A `GameState` stores cards and cells as small ints, indices into the tables of i
 - `played` and `discarded`: the cell and the card of this turn, or None.
 
 Code above the core reads these fields through the accessors here, never through a state's
-private slots (`fields` reads them all at once). The model checker splits a state into three
+private slots (`fields` reads them all at once; the one exception, the model checker's R9
+check, is in docs/architecture.md). The model checker splits a state into three
 zones: the cards (`CARD_FIELDS`), the boards, and the turn (`TABLE_FIELDS` and the two turn
 logs); `state.from_zones` rebuilds a state from them.
 """
