@@ -67,7 +67,10 @@ fn bad_request(id: Json, msg: &str) -> Json {
     Json::Obj(vec![
         ("id".into(), id),
         ("ok".into(), Json::Bool(false)),
-        ("error".into(), Json::Obj(vec![("type".into(), Json::str("bad_request")), ("message".into(), Json::str(msg))])),
+        (
+            "error".into(),
+            Json::Obj(vec![("type".into(), Json::str("bad_request")), ("message".into(), Json::str(msg))]),
+        ),
     ])
 }
 
@@ -265,12 +268,17 @@ fn answer(r: &Json, cache: &mut Cache) -> Result<Fields, Bad2> {
             }
             let depth = depth as usize;
             let counts = s.perft(depth);
-            let mut f: Fields = vec![("counts".into(), Json::Arr(counts.iter().map(|c| Json::int(*c as i128)).collect()))];
+            let mut f: Fields =
+                vec![("counts".into(), Json::Arr(counts.iter().map(|c| Json::int(*c as i128)).collect()))];
             if matches!(r.get("divide"), Some(Json::Bool(true))) {
                 let d = s.perft_divide(depth);
                 f.push((
                     "divide".into(),
-                    Json::Arr(d.into_iter().map(|(m, n)| Json::Arr(vec![Json::str(m.format()), Json::int(n as i128)])).collect()),
+                    Json::Arr(
+                        d.into_iter()
+                            .map(|(m, n)| Json::Arr(vec![Json::str(m.format()), Json::int(n as i128)]))
+                            .collect(),
+                    ),
                 ));
             }
             f

@@ -5,7 +5,9 @@ use crate::error::{Error, JsonError};
 use crate::json::{self, Json};
 use crate::moves::{push_card, push_cell, read_card, read_cell, read_move, Move, Seen};
 use crate::observe::{format_observation, parse_observation, Observation, UNSEEN};
-use crate::rules::{Overflow, Rules, Tables, TechTiming, Tiebreak, ENERGY_LETTERS, ENERGY_NAMES, MAX_CARDS, TECH_CODES, TECH_NAMES};
+use crate::rules::{
+    Overflow, Rules, Tables, TechTiming, Tiebreak, ENERGY_LETTERS, ENERGY_NAMES, MAX_CARDS, TECH_CODES, TECH_NAMES,
+};
 use crate::scan::Scanner;
 use crate::score::{Decision, Score};
 use crate::state::{Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, NONE, SECRET};
@@ -317,8 +319,17 @@ fn notation<T>(v: &Json, path: &str, f: impl FnOnce(&mut Scanner) -> crate::scan
     r.map_err(|e| JsonError::new(path, format!("{} at position {}", e.message, e.position)))
 }
 
-const RULE_KEYS: [&str; 9] =
-    ["energies", "max_value", "copies", "hand_size", "city_demand", "techs", "tiebreak", "allow_retake_discard", "stall_limit"];
+const RULE_KEYS: [&str; 9] = [
+    "energies",
+    "max_value",
+    "copies",
+    "hand_size",
+    "city_demand",
+    "techs",
+    "tiebreak",
+    "allow_retake_discard",
+    "stall_limit",
+];
 
 fn read_rules_body(v: &Json, base: &str, extra: &[&str]) -> JR<Rules> {
     let mut optional = vec!["tech_timing", "overflow"];
@@ -341,7 +352,8 @@ fn read_rules_body(v: &Json, base: &str, extra: &[&str]) -> JR<Rules> {
         last = t as i32;
         techs |= 1 << t;
     }
-    let tiebreak = [Tiebreak::CityPoints, Tiebreak::Supply][word(get(v, "tiebreak"), &p("tiebreak"), &["city_points", "supply"])?];
+    let tiebreak =
+        [Tiebreak::CityPoints, Tiebreak::Supply][word(get(v, "tiebreak"), &p("tiebreak"), &["city_points", "supply"])?];
     let retake = boolean(get(v, "allow_retake_discard"), &p("allow_retake_discard"))?;
     let stall = match get(v, "stall_limit") {
         Json::Null => None,
@@ -568,16 +580,56 @@ fn common_line(doc: &Json, key: &str, e: usize, seen: bool, out: &mut String) ->
 }
 
 const STATE_KEYS: [&str; 22] = [
-    "rules", "phase", "current_player", "hands", "deck", "discards", "boards", "tech_deck", "tech_hands", "accumulator",
-    "smart", "played_cell", "turn_discard", "pending_chance", "stall_count", "end_triggered_by", "end_reason", "rng_state",
-    "known_cards", "this_turn", "last_turn", "type",
+    "rules",
+    "phase",
+    "current_player",
+    "hands",
+    "deck",
+    "discards",
+    "boards",
+    "tech_deck",
+    "tech_hands",
+    "accumulator",
+    "smart",
+    "played_cell",
+    "turn_discard",
+    "pending_chance",
+    "stall_count",
+    "end_triggered_by",
+    "end_reason",
+    "rng_state",
+    "known_cards",
+    "this_turn",
+    "last_turn",
+    "type",
 ];
 
 const OBS_KEYS: [&str; 25] = [
-    "rules", "player", "phase", "current_player", "hand", "tech_hand", "known_to_opponent", "opponent_known",
-    "opponent_hand_size", "opponent_tech_hand_size", "deck_size", "tech_deck_size", "discards", "boards", "accumulator",
-    "smart", "played_cell", "turn_discard", "pending_chance", "stall_count", "end_triggered_by", "end_reason", "this_turn",
-    "last_turn", "type",
+    "rules",
+    "player",
+    "phase",
+    "current_player",
+    "hand",
+    "tech_hand",
+    "known_to_opponent",
+    "opponent_known",
+    "opponent_hand_size",
+    "opponent_tech_hand_size",
+    "deck_size",
+    "tech_deck_size",
+    "discards",
+    "boards",
+    "accumulator",
+    "smart",
+    "played_cell",
+    "turn_discard",
+    "pending_chance",
+    "stall_count",
+    "end_triggered_by",
+    "end_reason",
+    "this_turn",
+    "last_turn",
+    "type",
 ];
 
 fn with_envelope(keys: &[&'static str]) -> Vec<&'static str> {
@@ -624,7 +676,11 @@ pub fn state_from_json(doc: &Json) -> JR<State> {
                     line.push('-');
                 } else {
                     let x = string(v, &path)?;
-                    if x.is_empty() || x.len() > 20 || !x.bytes().all(|b| b.is_ascii_digit()) || (x.len() > 1 && x.starts_with('0')) {
+                    if x.is_empty()
+                        || x.len() > 20
+                        || !x.bytes().all(|b| b.is_ascii_digit())
+                        || (x.len() > 1 && x.starts_with('0'))
+                    {
                         return jerr(&path, "expected a decimal generator state");
                     }
                     line.push_str(x);

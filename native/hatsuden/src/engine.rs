@@ -2,9 +2,9 @@
 //! R41), perft and random playouts.
 
 use crate::error::{IllegalMove, InvalidInput};
-use crate::moves::{cell_bit, Move};
+use crate::moves::Move;
 use crate::rng::SplitMix64;
-use crate::rules::{Card, Cell, Overflow, Rules, TechTiming, ACCUMULATOR, DOWN, SECRET_BUILD, SMART};
+use crate::rules::{Card, Cell, Overflow, Rules, TechTiming, ACCUMULATOR, DOWN, MAX_CELLS, MAX_KINDS, SECRET_BUILD, SMART};
 use crate::state::{EndReason, Pending, Phase, State, DOWNSIZED, FACE_DOWN, FLIPPED, NONE, SECRET};
 
 const AT_ONCE: u8 = (1 << ACCUMULATOR) | (1 << SMART);
@@ -153,16 +153,33 @@ impl State {
         let e = t.e;
         let secret = self.tech_hands[p] & (1 << SECRET_BUILD) != 0;
         let down = self.tech_hands[p] & (1 << DOWN) != 0;
-        // R10, R11: Constructs by card, cell, secret.
+        // The distinct cards of the hand and the empty cells, once (canonical order, R34).
+        let mut distinct = [0u8; MAX_KINDS];
+        let mut nd = 0;
         for i in 0..t.kinds {
-            if hand[i] == 0 {
-                continue;
+            if hand[i] != 0 {
+                distinct[nd] = i as u8;
+                nd += 1;
             }
-            let col = t.col[i] as usize;
-            for row in 0..2 {
-                if board[row * e + col].is_empty() {
-                    let card = self.card_of(i);
-                    let cell = self.cell_of(row * e + col);
+        }
+        let distinct = &distinct[..nd];
+        let mut empty = [0u8; MAX_CELLS];
+        let mut ne = 0;
+        for c in 0..t.ncells {
+            if board[c].is_empty() {
+                empty[ne] = c as u8;
+                ne += 1;
+            }
+        }
+        let empty = &empty[..ne];
+        out.reserve(nd * (ne + 8) + 16);
+        // R10, R11: Constructs by card, cell, secret.
+        for &i in distinct {
+            let col = t.col[i as usize] as usize;
+            let card = t.cards[i as usize];
+            for c in [col, e + col] {
+                if board[c].is_empty() {
+                    let cell = t.cells[c];
                     out.push(Move::Construct { card, cell, secret: false });
                     if secret {
                         out.push(Move::Construct { card, cell, secret: true });
@@ -170,50 +187,34 @@ impl State {
                 }
             }
         }
-        // R12: Improves.
-        for i in 0..t.kinds {
-            if hand[i] == 0 {
-                continue;
-            }
-            let col = t.col[i] as usize;
-            for row in 0..2 {
-                let st = &board[row * e + col];
-                if st.is_plant() && t.value[st.top() as usize] < t.value[i] {
-                    out.push(Move::Improve { card: self.card_of(i), cell: self.cell_of(row * e + col) });
-                }
-            }
-        }
-        // R13: Downsizes.
-        if down {
-            for i in 0..t.kinds {
-                if hand[i] == 0 {
-                    continue;
-                }
-                let col = t.col[i] as usize;
-                for row in 0..2 {
-                    let st = &board[row * e + col];
-                    if st.is_plant() && t.value[st.top() as usize] > t.value[i] {
-                        out.push(Move::Downsize { card: self.card_of(i), cell: self.cell_of(row * e + col) });
+        // R12, R13: Improves, then Downsizes.
+        for pass in 0..1 + down as usize {
+            for &i in distinct {
+                let col = t.col[i as usize] as usize;
+                let v = t.value[i as usize];
+                for c in [col, e + col] {
+                    let st = &board[c];
+                    if st.is_plant() {
+                        let top = t.value[st.top() as usize];
+                        if pass == 0 && top < v {
+                            out.push(Move::Improve { card: t.cards[i as usize], cell: t.cells[c] });
+                        } else if pass == 1 && top > v {
+                            out.push(Move::Downsize { card: t.cards[i as usize], cell: t.cells[c] });
+                        }
                     }
                 }
             }
         }
         // R14: pylons.
-        for i in 0..t.kinds {
-            if hand[i] == 0 {
-                continue;
-            }
-            for c in 0..t.ncells {
-                if board[c].is_empty() {
-                    out.push(Move::BuildPylon { card: self.card_of(i), cell: self.cell_of(c) });
-                }
+        for &i in distinct {
+            let card = t.cards[i as usize];
+            for &c in empty {
+                out.push(Move::BuildPylon { card, cell: t.cells[c as usize] });
             }
         }
         // R15, R16.
-        for i in 0..t.kinds {
-            if hand[i] > 0 {
-                out.push(Move::Discard { card: self.card_of(i) });
-            }
+        for &i in distinct {
+            out.push(Move::Discard { card: t.cards[i as usize] });
         }
         if self.hand_len[p] == 0 {
             out.push(Move::Pass);
@@ -364,7 +365,10 @@ impl State {
                 if t.value[i] <= t.value[top] {
                     return Err(IllegalMove::new(
                         "R12",
-                        format!("Improve needs a strictly higher value than the top card ({} on {})", t.value[i], t.value[top]),
+                        format!(
+                            "Improve needs a strictly higher value than the top card ({} on {})",
+                            t.value[i], t.value[top]
+                        ),
                     ));
                 }
                 self.take_from_hand(p, i);
@@ -389,7 +393,10 @@ impl State {
                 if t.value[i] >= t.value[top] {
                     return Err(IllegalMove::new(
                         "R13",
-                        format!("Downsize needs a strictly lower value than the top card ({} on {})", t.value[i], t.value[top]),
+                        format!(
+                            "Downsize needs a strictly lower value than the top card ({} on {})",
+                            t.value[i], t.value[top]
+                        ),
                     ));
                 }
                 self.take_from_hand(p, i);
@@ -481,7 +488,10 @@ impl State {
             Move::Flip { cell } => {
                 self.need_phase(Phase::Overflow, "OVERFLOW")?;
                 if t.rules.overflow == Overflow::AnySet {
-                    return Err(IllegalMove::new("R41", "with overflow=ANY_SET the plants to flip are chosen at once: play a FlipSet"));
+                    return Err(IllegalMove::new(
+                        "R41",
+                        "with overflow=ANY_SET the plants to flip are chosen at once: play a FlipSet",
+                    ));
                 }
                 let c = self.cell_index(cell)?;
                 let played = self.played as usize;
@@ -499,7 +509,10 @@ impl State {
             Move::FlipSet { cells } => {
                 self.need_phase(Phase::Overflow, "OVERFLOW")?;
                 if t.rules.overflow != Overflow::AnySet {
-                    return Err(IllegalMove::new("R41", "a FlipSet is the overflow move of overflow=ANY_SET; flip one plant at a time"));
+                    return Err(IllegalMove::new(
+                        "R41",
+                        "a FlipSet is the overflow move of overflow=ANY_SET; flip one plant at a time",
+                    ));
                 }
                 let played = self.played as usize;
                 let mut idx = [0usize; 10];
@@ -523,7 +536,10 @@ impl State {
                 if left > self.tolerance(p, row) {
                     return Err(IllegalMove::new(
                         "R41",
-                        format!("flipping these plants leaves row {row} at {left}, over its tolerance {}", self.tolerance(p, row)),
+                        format!(
+                            "flipping these plants leaves row {row} at {left}, over its tolerance {}",
+                            self.tolerance(p, row)
+                        ),
                     ));
                 }
                 for &c in &idx[..n] {
@@ -731,7 +747,7 @@ impl State {
     /// End of turn (R23-R26).
     fn end_turn(&mut self, p: usize) {
         let t = self.t;
-        self.stall = if self.played != NONE { 0 } else { self.stall + 1 };
+        self.stall = if self.played != NONE { 0 } else { self.stall.saturating_add(1) };
         let mut over = EndReason::None;
         if self.end_trigger != NONE {
             over = EndReason::FinalTurn; // R24
@@ -842,9 +858,4 @@ pub fn gcd(a: u64, b: u64) -> u64 {
     } else {
         gcd(b, a % b)
     }
-}
-
-#[allow(dead_code)]
-fn _uses(c: Cell) -> u16 {
-    cell_bit(c)
 }

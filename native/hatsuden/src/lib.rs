@@ -29,6 +29,8 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// Index loops over card, cell and player indices read like the rules they implement.
+#![allow(clippy::needless_range_loop)]
 
 pub mod adapter;
 pub mod docs;
@@ -51,11 +53,14 @@ pub use notation::{format_state, parse_state};
 pub use observe::{format_observation, observation_tensor, observe, parse_observation, sample_state, Observation};
 pub use rng::{seed_from_decimal, SplitMix64};
 pub use rules::{
-    Card, Cell, Overflow, Rules, Tables, TechTiming, Tiebreak, ACCUMULATOR, DOWN, ENERGY_LETTERS, ENERGY_NAMES, MAX_CARDS,
-    MAX_CELLS, MAX_COPIES, MAX_KINDS, MAX_VALUE_CAP, RULES_VERSION, SECRET_BUILD, SMART, TECH_CODES, TECH_NAMES,
+    Card, Cell, Overflow, Rules, Tables, TechTiming, Tiebreak, ACCUMULATOR, DOWN, ENERGY_LETTERS, ENERGY_NAMES,
+    MAX_CARDS, MAX_CELLS, MAX_COPIES, MAX_KINDS, MAX_VALUE_CAP, RULES_VERSION, SECRET_BUILD, SMART, TECH_CODES,
+    TECH_NAMES,
 };
 pub use score::{score, Decision, PlayerScore, Score};
-pub use state::{EndReason, Log, Pending, Phase, Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, LOG_CAP, NONE, SECRET, STACK_CAP};
+pub use state::{
+    EndReason, Log, Pending, Phase, Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, LOG_CAP, NONE, SECRET, STACK_CAP,
+};
 
 /// Format a move in notation (`C S3 0S`).
 pub fn format_move(m: &Move) -> String {

@@ -439,9 +439,7 @@ pub(crate) fn read_move(sc: &mut Scanner, rules: Option<&Rules>, seen: bool) -> 
             let _ = start;
             return sc.err(
                 p,
-                format!(
-                    "expected a move (C, C*, I, D, P, X, PASS, DT, NT, F, FS, DD, DX, E, A, M, =), found '{kw}'"
-                ),
+                format!("expected a move (C, C*, I, D, P, X, PASS, DT, NT, F, FS, DD, DX, E, A, M, =), found '{kw}'"),
             );
         }
     };

@@ -5,7 +5,9 @@ use crate::error::NotationError;
 use crate::moves::{push_card, push_cell, read_card, read_cell, read_move, read_tech, Move, Seen};
 use crate::rules::{read_rules, Card, Cell, Rules, Tables, ENERGY_LETTERS, MAX_KINDS, TECH_CODES};
 use crate::scan::{Scanner, R};
-use crate::state::{EndReason, Log, Pending, Phase, Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, LOG_CAP, NONE, SECRET, STACK_CAP};
+use crate::state::{
+    EndReason, Log, Pending, Phase, Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, LOG_CAP, NONE, SECRET, STACK_CAP,
+};
 
 pub(crate) fn push_counts(s: &mut String, t: &Tables, counts: &[u8]) {
     let mut first = true;
@@ -789,7 +791,11 @@ pub(crate) fn check_state(raw: &RawState) -> Result<State, NotationError> {
         let ok_phase = matches!(phase, Phase::Tech | Phase::Overflow | Phase::Draw)
             || (phase == Phase::Chance && pending != Pending::Setup);
         if !ok_phase {
-            return err("played_cell", raw.key("played_cell"), format!("no card is played this turn in {}", phase.name()));
+            return err(
+                "played_cell",
+                raw.key("played_cell"),
+                format!("no card is played this turn in {}", phase.name()),
+            );
         }
         if mover[played as usize].is_empty() {
             return err("played_cell", raw.key("played_cell"), "the played cell is empty");
@@ -938,7 +944,11 @@ pub(crate) fn check_state(raw: &RawState) -> Result<State, NotationError> {
                 || (phase != Phase::GameOver && raw.stall >= limit)
                 || (raw.end_reason == EndReason::Stall && raw.stall != limit);
             if bad {
-                return err("stall_count", raw.key("stall_count"), format!("the game ends when the counter reaches {limit} (R25)"));
+                return err(
+                    "stall_count",
+                    raw.key("stall_count"),
+                    format!("the game ends when the counter reaches {limit} (R25)"),
+                );
             }
         }
     }

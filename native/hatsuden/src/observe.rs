@@ -12,7 +12,9 @@ use crate::rules::{
     read_rules, Card, Cell, Tables, TechTiming, ACCUMULATOR, DOWN, MAX_CELLS, MAX_KINDS, SECRET_BUILD, SMART,
 };
 use crate::scan::Scanner;
-use crate::state::{EndReason, Log, Pending, Phase, Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, NONE, SECRET, STACK_CAP};
+use crate::state::{
+    EndReason, Log, Pending, Phase, Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, NONE, SECRET, STACK_CAP,
+};
 
 /// A card index not seen by the observer.
 pub const UNSEEN: u8 = u8::MAX;
@@ -395,8 +397,11 @@ fn overflow_bound(o: &Observation, log: &[Seen], seat: usize, cell: usize) -> u6
                 rest += t.value[top as usize] as u64;
             }
         }
-        let placed_later = log[n + 1..].iter().any(|m| matches!(m, Seen::Move(Move::PlaceAccumulator { row: r }) if *r as usize == row));
-        let tol = if o.accumulator == (seat as u8) * 2 + row as u8 && !placed_later { t.acc_tolerance } else { t.tolerance };
+        let placed_later = log[n + 1..]
+            .iter()
+            .any(|m| matches!(m, Seen::Move(Move::PlaceAccumulator { row: r }) if *r as usize == row));
+        let tol =
+            if o.accumulator == (seat as u8) * 2 + row as u8 && !placed_later { t.acc_tolerance } else { t.tolerance };
         low = low.max((tol + 1).saturating_sub(rest));
     }
     low
@@ -407,7 +412,8 @@ fn secret_fits(o: &Observation, seat: usize, cell: usize) -> Vec<bool> {
     let e = t.e;
     let (column, row) = (cell % e, cell / e);
     let st = &o.boards[seat][cell];
-    let above: Vec<u64> = st.cards()[1..].iter().filter(|&&i| i != UNSEEN).map(|&i| t.value[i as usize] as u64).collect();
+    let above: Vec<u64> =
+        st.cards()[1..].iter().filter(|&&i| i != UNSEEN).map(|&i| t.value[i as usize] as u64).collect();
     let mut low = 1u64;
     let mut high = t.mv as u64;
     if !above.is_empty() {
@@ -448,9 +454,7 @@ fn secret_fits(o: &Observation, seat: usize, cell: usize) -> Vec<bool> {
             low = low.max(overflow_bound(o, log, seat, cell));
         }
     }
-    (0..t.kinds)
-        .map(|i| t.col[i] as usize == column && low <= t.value[i] as u64 && t.value[i] as u64 <= high)
-        .collect()
+    (0..t.kinds).map(|i| t.col[i] as usize == column && low <= t.value[i] as u64 && t.value[i] as u64 <= high).collect()
 }
 
 /// A state drawn uniformly among those consistent with `o`, by the exact procedure of R38;
@@ -703,7 +707,9 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
     keys.push(("opponent_known", space_key(&mut sc, "opponent_known")?));
     let ok = read_cards(&mut sc)?;
     let mut nums = [0u64; 4];
-    for (k, key) in ["opponent_hand_size", "opponent_tech_hand_size", "deck_size", "tech_deck_size"].into_iter().enumerate() {
+    for (k, key) in
+        ["opponent_hand_size", "opponent_tech_hand_size", "deck_size", "tech_deck_size"].into_iter().enumerate()
+    {
         keys.push((key, space_key(&mut sc, key)?));
         nums[k] = sc.number(9)?;
     }
@@ -799,7 +805,11 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
                         let pylon = rs.flags & FACE_DOWN != 0 && rs.flags & FLIPPED == 0;
                         let ok_place = seat != player as usize && pos == 0 && (pylon || rs.flags & SECRET != 0);
                         if !ok_place {
-                            return nerr("boards", cp, "a hidden card only under an opponent's pylon or secret stack (R30)");
+                            return nerr(
+                                "boards",
+                                cp,
+                                "a hidden card only under an opponent's pylon or secret stack (R30)",
+                            );
                         }
                     }
                 }
@@ -867,8 +877,20 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
     let sample = sample_state(&o, &mut g).map_err(|e| NotationError::new("last_turn", 0, e.message))?;
     let text = crate::notation::format_state(&sample);
     crate::notation::parse_state(&text).map_err(|e| {
-        let field = if ["phase", "boards", "stall_count", "played_cell", "turn_discard", "pending_chance", "end_triggered_by", "end_reason", "accumulator", "smart", "current_player"]
-            .contains(&e.field.as_str())
+        let field = if [
+            "phase",
+            "boards",
+            "stall_count",
+            "played_cell",
+            "turn_discard",
+            "pending_chance",
+            "end_triggered_by",
+            "end_reason",
+            "accumulator",
+            "smart",
+            "current_player",
+        ]
+        .contains(&e.field.as_str())
         {
             e.field.clone()
         } else {

@@ -174,10 +174,8 @@ impl Rules {
 
     /// The rule-set notation (`5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20`).
     pub fn format(&self) -> String {
-        let mut s = format!(
-            "{}/{}/{}/{}/{}/",
-            self.energies, self.max_value, self.copies, self.hand_size, self.city_demand
-        );
+        let mut s =
+            format!("{}/{}/{}/{}/{}/", self.energies, self.max_value, self.copies, self.hand_size, self.city_demand);
         if self.techs == 0 {
             s.push('-');
         } else {
@@ -373,6 +371,10 @@ pub struct Tables {
     pub col: [u8; MAX_KINDS],
     /// Subsets of a row's columns (bit masks), in the canonical FlipSet order (R34).
     pub flip_set_order: Vec<u16>,
+    /// The card of each card index.
+    pub cards: [Card; MAX_KINDS],
+    /// The cell of each cell index.
+    pub cells: [Cell; MAX_CELLS],
 }
 
 impl PartialEq for Tables {
@@ -395,7 +397,7 @@ impl Tables {
     /// The card of an index.
     #[inline]
     pub fn card(&self, i: u8) -> Card {
-        Card { energy: i / self.mv, value: i % self.mv + 1 }
+        self.cards[i as usize % MAX_KINDS]
     }
     /// Cell index (`row * e + energy`), if in play.
     #[inline]
@@ -409,7 +411,7 @@ impl Tables {
     /// The cell of an index.
     #[inline]
     pub fn cell(&self, c: u8) -> Cell {
-        Cell { row: c / self.e as u8, energy: c % self.e as u8 }
+        self.cells[c as usize % MAX_CELLS]
     }
 }
 
@@ -448,7 +450,17 @@ fn tables_for(rules: &Rules) -> Result<&'static Tables, InvalidInput> {
     }
     order.sort();
     let flip_set_order = order.iter().map(|cols| cols.iter().fold(0u16, |m, c| m | (1 << c))).collect();
+    let mut cards = [Card::default(); MAX_KINDS];
+    for (i, c) in cards.iter_mut().enumerate().take(kinds as usize) {
+        *c = Card { energy: (i / mv as usize) as u8, value: (i % mv as usize) as u8 + 1 };
+    }
+    let mut cells = [Cell::default(); MAX_CELLS];
+    for (c, x) in cells.iter_mut().enumerate().take(2 * e) {
+        *x = Cell { row: (c / e) as u8, energy: (c % e) as u8 };
+    }
     let t = Tables {
+        cards,
+        cells,
         rules: *rules,
         e,
         mv,

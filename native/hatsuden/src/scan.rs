@@ -54,14 +54,7 @@ impl<'a> Scanner<'a> {
     }
 
     pub fn starts_with(&self, s: &str) -> bool {
-        let mut i = self.pos;
-        for c in s.chars() {
-            if self.chars.get(i) != Some(&c) {
-                return false;
-            }
-            i += 1;
-        }
-        true
+        s.chars().enumerate().all(|(k, c)| self.chars.get(self.pos + k) == Some(&c))
     }
 
     /// A number (`0` or no leading zero), at most `max_digits` digits; errors where the digits

@@ -29,7 +29,7 @@ impl Decision {
 }
 
 /// One player's line of the score sheet.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct PlayerScore {
     /// R27.
     pub energy_points: i64,
@@ -120,10 +120,4 @@ pub fn score(s: &State) -> Score {
         }
     };
     Score { players, winner, decided_by, energy_winners, smart: s.smart() }
-}
-
-impl Default for PlayerScore {
-    fn default() -> Self {
-        PlayerScore { energy_points: 0, city_points: 0, total: 0, row_supply: [0, 0], generation: Vec::new() }
-    }
 }

@@ -38,7 +38,8 @@ pub enum Phase {
 
 impl Phase {
     /// All phases in order.
-    pub const ALL: [Phase; 6] = [Phase::Chance, Phase::Action, Phase::Tech, Phase::Overflow, Phase::Draw, Phase::GameOver];
+    pub const ALL: [Phase; 6] =
+        [Phase::Chance, Phase::Action, Phase::Tech, Phase::Overflow, Phase::Draw, Phase::GameOver];
     /// Lower-case name (notation).
     pub fn name(self) -> &'static str {
         ["chance", "action", "tech", "overflow", "draw", "game_over"][self as usize]
@@ -296,7 +297,7 @@ impl State {
     }
     /// The placed Accumulator: (player, row).
     pub fn accumulator(&self) -> Option<(usize, usize)> {
-        (self.accumulator != NONE).then(|| ((self.accumulator >> 1) as usize, (self.accumulator & 1) as usize))
+        (self.accumulator != NONE).then_some(((self.accumulator >> 1) as usize, (self.accumulator & 1) as usize))
     }
     /// The energy the Smart lies on.
     pub fn smart(&self) -> Option<usize> {

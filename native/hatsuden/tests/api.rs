@@ -1,0 +1,126 @@
+//! Unit tests of the public API, citing the rules they test.
+
+use hatsuden::*;
+
+fn standard() -> State {
+    new_game(&Rules::STANDARD, Some(0)).unwrap()
+}
+
+#[test]
+fn r33_seeded_deal_example() {
+    // R33 example: seed 0 deals player 0 G4, S1, W3, W2, B2 and player 1 B2, G2, S4, S3, G2.
+    let s = standard();
+    assert_eq!(s.phase(), Phase::Action);
+    let text = format_state(&s);
+    assert!(text.contains("hands=S1,G4,W2,W3,B2/S3,S4,G2,G2,B2"), "{text}");
+}
+
+#[test]
+fn r7_explicit_new_game_is_chance() {
+    let s = new_game(&Rules::STANDARD, None).unwrap();
+    assert_eq!(s.phase(), Phase::Chance);
+    let outcomes = s.chance_outcomes().unwrap();
+    assert_eq!(outcomes.len(), 20);
+    assert_eq!((outcomes[0].1, outcomes[0].2), (1, 20));
+}
+
+#[test]
+fn r6_chance_outcomes_outside_chance_is_an_error() {
+    assert!(standard().chance_outcomes().is_err());
+}
+
+#[test]
+fn r16_pass_needs_an_empty_hand_and_state_is_unchanged() {
+    let s = standard();
+    let before = s;
+    let e = s.apply(Move::Pass).unwrap_err();
+    assert_eq!(e.rule, "R16");
+    assert_eq!(s, before);
+}
+
+#[test]
+fn r9_wrong_phase() {
+    let e = standard().apply(Move::DrawFromDeck).unwrap_err();
+    assert_eq!(e.rule, "R9");
+}
+
+#[test]
+fn notation_round_trip() {
+    let s = standard();
+    let text = format_state(&s);
+    assert_eq!(parse_state(&text).unwrap(), s);
+    for m in s.legal_moves_vec() {
+        assert_eq!(parse_move(&format_move(&m), Some(s.rules())).unwrap(), m);
+    }
+    assert_eq!(parse_rules("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20").unwrap(), Rules::STANDARD);
+    assert_eq!(format_rules(&Rules::PRINTED), "5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/off");
+}
+
+#[test]
+fn notation_errors_name_field_and_position() {
+    let e = parse_move("C S3 2S", None).unwrap_err();
+    assert_eq!((e.field.as_str(), e.position), ("move", 5));
+    let e = parse_move("C*S3 0S", None).unwrap_err();
+    assert_eq!(e.position, 0);
+    let e = parse_rules("6/4/2/5/10/-/city/retake/20").unwrap_err();
+    assert_eq!(e.position, 13);
+}
+
+#[test]
+fn r34_perft_small_start() {
+    let rules = parse_rules("1/2/2/1/1/ACC/city_points/noretake/2").unwrap();
+    let s = new_game(&rules, None).unwrap();
+    assert_eq!(s.perft(2), vec![2, 4]);
+}
+
+#[test]
+fn r25_random_playouts_terminate() {
+    let mut buf = Vec::new();
+    for seed in 0..50 {
+        let s = new_game(&Rules::STANDARD, Some(seed)).unwrap();
+        let mut g = SplitMix64::new(seed);
+        let (end, plies) = s.playout(&mut g, 100_000, &mut buf);
+        assert!(end.is_over(), "seed {seed}");
+        assert!(plies > 0);
+        let sc = score(&end);
+        assert!(sc.winner < 2);
+    }
+}
+
+#[test]
+fn r37_r38_sample_state_observes_the_same() {
+    let mut buf = Vec::new();
+    for seed in 0..30 {
+        let s = new_game(&Rules::STANDARD, Some(seed)).unwrap();
+        let mut g = SplitMix64::new(seed + 1);
+        let (mid, _) = s.playout(&mut g, 40, &mut buf);
+        for p in 0..2 {
+            let o = observe(&mid, p);
+            let sampled = sample_state(&o, &mut SplitMix64::new(7)).unwrap();
+            assert_eq!(observe(&sampled, p), o);
+            assert_eq!(parse_observation(&format_observation(&o)).unwrap(), o);
+        }
+        assert_eq!(observation_tensor(&observe(&mid, 0)).len(), 323);
+    }
+}
+
+#[test]
+fn json_documents_round_trip() {
+    let s = standard();
+    let doc = docs::state_doc(&s).to_text();
+    let back = docs::state_from_json(&json::parse(&doc).unwrap()).unwrap();
+    assert_eq!(back, s);
+    let e = docs::canonical_json(r#"{"type":"rules","format_version":1,"energies":1.0,"max_value":2,"copies":2,"hand_size":1,"city_demand":1,"techs":["accumulator"],"tiebreak":"city_points","allow_retake_discard":false,"stall_limit":2}"#, "rules").unwrap_err();
+    assert!(matches!(e, Error::Json(ref j) if j.path == "$.energies"), "{e:?}");
+    let e = docs::canonical_json(r#"{"type":"rules","type":"rules"}"#, "rules").unwrap_err();
+    assert!(matches!(e, Error::Json(ref j) if j.path == "$"), "{e:?}");
+}
+
+#[test]
+fn state_is_compact_and_copy() {
+    fn is_copy<T: Copy>() {}
+    is_copy::<State>();
+    is_copy::<Move>();
+    assert!(std::mem::size_of::<State>() < 1024, "{}", std::mem::size_of::<State>());
+    assert!(std::mem::size_of::<Move>() <= 8);
+}
