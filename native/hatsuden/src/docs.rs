@@ -789,6 +789,9 @@ pub fn canonical_json(text: &str, ty: &str) -> Result<Json, Error> {
             check_envelope(&doc, "move")?;
             keys(&doc, "$", &["type", "format_version", "move"], &[])?;
             let m = notation(get(&doc, "move"), "$.move", |sc| read_move(sc, None, false))?;
+            if crate::moves::has_zero_value(&m) {
+                return Err(JsonError::new("$.move", "a card value above 255 is beyond this engine's range").into());
+            }
             let mut x = String::new();
             m.write(&mut x);
             envelope("move", vec![("move".into(), Json::Str(x))])

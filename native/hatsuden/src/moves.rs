@@ -190,6 +190,9 @@ impl Move {
         let mut sc = Scanner::new(&chars, "move");
         let m = read_move(&mut sc, rules, false)?;
         sc.end()?;
+        if has_zero_value(&m) {
+            return sc.err(0, "a card value above 255 is beyond this engine's range");
+        }
         match m {
             Seen::Move(m) => Ok(m),
             _ => unreachable_seen(&sc),
@@ -217,6 +220,21 @@ impl Move {
             Move::Deal { .. } => 15,
             Move::DealTech { .. } => 16,
         }
+    }
+}
+
+pub(crate) fn has_zero_value(m: &Seen) -> bool {
+    match m {
+        Seen::Move(
+            Move::Construct { card, .. }
+            | Move::Improve { card, .. }
+            | Move::Downsize { card, .. }
+            | Move::BuildPylon { card, .. }
+            | Move::Discard { card }
+            | Move::DrawFromDiscard { card }
+            | Move::Deal { card },
+        ) => card.value == 0,
+        _ => false,
     }
 }
 
@@ -295,10 +313,9 @@ pub(crate) fn read_card(sc: &mut Scanner, rules: Option<&Rules>) -> R<Card> {
             return sc.err(p, "not a card in play under these rules (R2)");
         }
     }
-    if v > 255 {
-        return sc.err(vp, "card value beyond this engine's range");
-    }
-    Ok(Card { energy, value: v as u8 })
+    // Values above 255 are beyond this engine's range (never in play, MAX_VALUE_CAP): they are
+    // read as 0, which no rule set has, so a consistency check refuses them later.
+    Ok(Card { energy, value: if v > 255 { 0 } else { v as u8 } })
 }
 
 pub(crate) fn read_row(sc: &mut Scanner) -> R<u8> {

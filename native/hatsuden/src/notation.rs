@@ -313,11 +313,14 @@ pub(crate) fn slash(sc: &mut Scanner) -> R<()> {
     }
 }
 
+/// The space and key of the next field. A character other than the space right after a value
+/// is text after that value: the error names the field being read (NOTATION.md "Where an error
+/// points").
 pub(crate) fn space_key(sc: &mut Scanner, key: &'static str) -> R<usize> {
-    sc.field = key;
     if sc.peek() != Some(' ') {
-        return sc.err(sc.pos, format!("expected ' {key}=', found {}", sc.found()));
+        return sc.err(sc.pos, format!("unexpected {} after the value", sc.found()));
     }
+    sc.field = key;
     sc.pos += 1;
     sc.key(key)
 }
@@ -336,6 +339,9 @@ pub(crate) fn read_phase(sc: &mut Scanner) -> R<Phase> {
 }
 
 pub(crate) fn read_pending(sc: &mut Scanner) -> R<Pending> {
+    if sc.eat('-') {
+        return Ok(Pending::None);
+    }
     let (p, w) = sc.word();
     match w.as_str() {
         "-" => Ok(Pending::None),
@@ -347,6 +353,9 @@ pub(crate) fn read_pending(sc: &mut Scanner) -> R<Pending> {
 }
 
 pub(crate) fn read_end_reason(sc: &mut Scanner) -> R<EndReason> {
+    if sc.eat('-') {
+        return Ok(EndReason::None);
+    }
     let (p, w) = sc.word();
     match w.as_str() {
         "-" => Ok(EndReason::None),
@@ -596,31 +605,26 @@ pub(crate) fn check_state(raw: &RawState) -> Result<State, NotationError> {
             }
             if rs.flags & FACE_DOWN != 0 && rs.flags & FLIPPED == 0 {
                 if idx.len() != 1 || rs.flags & (SECRET | DOWNSIZED) != 0 {
-                    return err("boards", rs.pos, "a pylon built from hand is one card (R14)");
+                    return err("boards", rs.pos, "a pylon built from hand is one card, not secret or downsized (R14)");
                 }
             } else {
-                let mut downs = 0;
-                for k in 0..idx.len() {
-                    let (i, pos) = idx[k];
+                for &(i, pos) in &idx {
                     if t.col[i as usize] as usize != col {
-                        return err("boards", pos, "a stack holds only cards of its column's energy (R10-R13)");
-                    }
-                    if k > 0 {
-                        let below = t.value[idx[k - 1].0 as usize];
-                        let v = t.value[i as usize];
-                        if v == below {
-                            return err("boards", pos, "never a card on an equal value (R12, R13)");
-                        }
-                        if v < below {
-                            downs += 1;
-                            if rs.flags & DOWNSIZED == 0 || downs > 1 {
-                                return err("boards", pos, "a lower card only once, on a downsized stack (R13)");
-                            }
-                        }
+                        return err("boards", pos, "a plant holds only cards of its column's energy (R10-R13)");
                     }
                 }
-                if rs.flags & DOWNSIZED != 0 && downs != 1 {
-                    return err("boards", rs.pos, "a downsized stack has exactly one lower card (R13)");
+                let mut drops = 0;
+                for k in 1..idx.len() {
+                    let (below, v) = (t.value[idx[k - 1].0 as usize], t.value[idx[k].0 as usize]);
+                    if v == below {
+                        return err("boards", idx[k].1, "a card never goes on an equal value (R12, R13)");
+                    }
+                    if v < below {
+                        drops += 1;
+                    }
+                }
+                if drops != (rs.flags & DOWNSIZED != 0) as usize {
+                    return err("boards", rs.pos, "a downsized stack has exactly one lower card, others none (R13)");
                 }
             }
             if idx.len() > STACK_CAP {
