@@ -390,9 +390,8 @@ pub(crate) fn read_move(sc: &mut Scanner, rules: Option<&Rules>, seen: bool) -> 
     let m = match kw.as_str() {
         "C" | "C*" | "I" | "D" | "P" => {
             space(sc)?;
-            if seen && (kw == "P" || kw == "C*") && sc.peek() == Some('?') {
-                sc.pos += 1;
-                space(sc)?;
+            if seen && (kw == "P" || kw == "C*") && sc.starts_with("? ") {
+                sc.pos += 2;
                 let cell = read_cell(sc, rules)?;
                 return Ok(if kw == "P" { Seen::Pylon(cell) } else { Seen::Secret(cell) });
             }
