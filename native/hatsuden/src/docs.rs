@@ -660,7 +660,7 @@ fn tech_items(v: &Json, path: &str) -> JR<Items<u8>> {
     items.iter().enumerate().map(|(i, x)| Ok((word(x, &format!("{path}[{i}]"), &TECH_NAMES)? as u8, 0))).collect()
 }
 
-fn opt<'a>(v: &'a Json) -> Option<&'a Json> {
+fn opt(v: &Json) -> Option<&Json> {
     (*v != Json::Null).then_some(v)
 }
 

@@ -1036,7 +1036,7 @@ fn raw_of(
         boards: raw_boards,
         tech_deck: techs(s.tech_deck),
         tech_hands: [techs(s.tech_hands[0]), techs(s.tech_hands[1])],
-        accumulator: (s.accumulator != NONE).then(|| ((s.accumulator >> 1) as u64, (s.accumulator & 1) as u64)),
+        accumulator: (s.accumulator != NONE).then_some(((s.accumulator >> 1) as u64, (s.accumulator & 1) as u64)),
         smart: (s.smart != NONE).then_some(s.smart),
         played: opt_cell(s.played),
         turn_discard: (s.turn_discard != NONE).then(|| t.card(s.turn_discard)),
