@@ -190,6 +190,9 @@ fn answer(r: &Json, cache: &mut Cache) -> Result<Fields, Bad2> {
         "rng" => {
             let mut g = SplitMix64::new(seed_field(r, "seed")?);
             let count = int_field(r, "count")?;
+            if !(0..=1_000_000).contains(&count) {
+                return Err(Bad("'count' must be in [0, 1000000]".into()).into());
+            }
             let outputs: Vec<String> = (0..count.max(0)).map(|_| g.next().to_string()).collect();
             vec![("outputs".into(), strings(outputs)), ("state".into(), Json::str(g.state.to_string()))]
         }
@@ -263,8 +266,8 @@ fn answer(r: &Json, cache: &mut Cache) -> Result<Fields, Bad2> {
         "perft" => {
             let s = cache.state(str_field(r, "state")?)?;
             let depth = int_field(r, "depth")?;
-            if !(1..=64).contains(&depth) {
-                return Err(Bad("'depth' must be at least 1".into()).into());
+            if !(1..=32).contains(&depth) {
+                return Err(Bad("'depth' must be in [1, 32]".into()).into());
             }
             let depth = depth as usize;
             let counts = s.perft(depth);

@@ -859,10 +859,25 @@ pub fn score_from_json(doc: &Json) -> JR<Json> {
             return jerr(&format!("$.energy_winners[{i}]"), "the energy winner follows the generations (R27)");
         }
     }
+    let mut smart = None;
     if *get(doc, "smart") != Json::Null {
         let e = word(get(doc, "smart"), "$.smart", &ENERGY_NAMES)?;
         if e >= gens[0].len() {
             return jerr("$.smart", "not an energy in play");
+        }
+        smart = Some(e);
+    }
+    // R27: the energy points follow the energy winners and the Smart.
+    for (p, x) in players.iter().enumerate() {
+        let expect: i128 = (0..gens[0].len())
+            .filter(|&i| {
+                let (a, b) = (gens[p][i], gens[1 - p][i]);
+                a > b
+            })
+            .map(|i| if smart == Some(i) { 2 } else { 1 })
+            .sum();
+        if get(x, "energy_points").as_int() != Some(expect) {
+            return jerr(&format!("$.players[{p}].energy_points"), "the energy points follow the generations (R27)");
         }
     }
     if decided == 0 && (totals[0] == totals[1] || (totals[0] > totals[1]) != (winner == 0)) {

@@ -101,14 +101,18 @@ pub fn cells_of(mask: u16) -> impl Iterator<Item = Cell> {
     (0..10u16).filter(move |b| mask & (1 << b) != 0).map(|b| Cell { row: (b / 5) as u8, energy: (b % 5) as u8 })
 }
 
+fn letter(e: u8) -> char {
+    ENERGY_LETTERS.get(e as usize).copied().unwrap_or('?')
+}
+
 pub(crate) fn push_card(s: &mut String, c: Card) {
-    s.push(ENERGY_LETTERS[c.energy as usize]);
+    s.push(letter(c.energy));
     s.push_str(&c.value.to_string());
 }
 
 pub(crate) fn push_cell(s: &mut String, c: Cell) {
-    s.push((b'0' + c.row) as char);
-    s.push(ENERGY_LETTERS[c.energy as usize]);
+    s.push_str(&c.row.to_string());
+    s.push(letter(c.energy));
 }
 
 impl Move {
@@ -159,11 +163,11 @@ impl Move {
             Move::EndTurn => s.push('E'),
             Move::PlaceAccumulator { row } => {
                 s.push_str("A ");
-                s.push((b'0' + row) as char);
+                s.push_str(&row.to_string());
             }
             Move::PlaceSmart { energy } => {
                 s.push_str("M ");
-                s.push(ENERGY_LETTERS[energy as usize]);
+                s.push(letter(energy));
             }
             Move::Deal { card } => {
                 s.push('=');
@@ -171,7 +175,7 @@ impl Move {
             }
             Move::DealTech { tech } => {
                 s.push('=');
-                s.push_str(TECH_CODES[tech as usize]);
+                s.push_str(TECH_CODES.get(tech as usize).copied().unwrap_or("???"));
             }
         }
     }

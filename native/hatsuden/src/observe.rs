@@ -90,8 +90,9 @@ fn seen_log(log: &[Move], owner: usize, p: usize) -> Vec<Seen> {
         .collect()
 }
 
-/// Player p's observation of the state (R37).
+/// Player p's observation of the state (R37); `p` is 0 or 1 (taken mod 2).
 pub fn observe(s: &State, p: usize) -> Observation {
+    let p = p & 1;
     let t = s.t;
     let q = 1 - p;
     let mut boards = s.boards;
@@ -282,7 +283,7 @@ fn unseen_techs(o: &Observation) -> Vec<u8> {
 pub fn observation_tensor(o: &Observation) -> Vec<i64> {
     let t = o.t;
     let k = t.kinds;
-    let me = o.player;
+    let me = o.player & 1;
     let them = 1 - me;
     let mut v: Vec<i64> = Vec::with_capacity(400);
     let one_hot = |v: &mut Vec<i64>, n: usize, at: Option<usize>| {
@@ -339,11 +340,11 @@ pub fn observation_tensor(o: &Observation) -> Vec<i64> {
     one_hot(&mut v, t.e, (o.smart != NONE).then_some(o.smart as usize));
     one_hot(&mut v, t.ncells, (o.played != NONE).then_some(o.played as usize));
     one_hot(&mut v, k, (o.turn_discard != NONE).then_some(o.turn_discard as usize));
-    one_hot(&mut v, 3, (o.pending != Pending::None).then_some(o.pending as usize - 1));
+    one_hot(&mut v, 3, (o.pending as usize).checked_sub(1));
     v.push(o.stall_count as i64);
     v.push((o.end_trigger != NONE && o.end_trigger as usize == me) as i64);
     v.push((o.end_trigger != NONE && o.end_trigger as usize == them) as i64);
-    one_hot(&mut v, 2, (o.end_reason != EndReason::None).then_some(o.end_reason as usize - 1));
+    one_hot(&mut v, 2, (o.end_reason as usize).checked_sub(1));
     v
 }
 
@@ -461,6 +462,9 @@ fn secret_fits(o: &Observation, seat: usize, cell: usize) -> Vec<bool> {
 /// `g` goes on after the draws. The result is seeded with `g` (explicit in CHANCE).
 pub fn sample_state(o: &Observation, g: &mut SplitMix64) -> Result<State, InvalidInput> {
     let t = o.t;
+    if o.player > 1 || o.current_player > 1 {
+        return Err(InvalidInput::new("player", "players are 0 and 1"));
+    }
     let p = o.player;
     let q = 1 - p;
     let mut counts = unseen_counts(o)?;
@@ -604,6 +608,16 @@ pub fn sample_state(o: &Observation, g: &mut SplitMix64) -> Result<State, Invali
         }
         Ok(out)
     };
+    // What the engine relies on (NOTATION.md conditions 15 and 18), for observations built by
+    // hand rather than read: a played cell is a cell of the grid, and TECH, OVERFLOW and a
+    // pending tech draw have a played plant.
+    if o.played != NONE && o.played as usize >= t.ncells {
+        return Err(InvalidInput::new("played_cell", "not a cell in play"));
+    }
+    let needs_plant = matches!(o.phase, Phase::Tech | Phase::Overflow) || o.pending == Pending::Tech;
+    if needs_plant && (o.played == NONE || !s.boards[o.current_player][o.played as usize].is_plant()) {
+        return Err(InvalidInput::new("played_cell", "TECH and OVERFLOW follow a plant played this turn"));
+    }
     s.this_turn = unseal(&o.this_turn, o.current_player)?;
     s.last_turn = unseal(&o.last_turn, 1 - o.current_player)?;
     if o.phase != Phase::Chance {
