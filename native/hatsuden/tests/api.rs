@@ -124,3 +124,31 @@ fn state_is_compact_and_copy() {
     assert!(std::mem::size_of::<State>() < 1024, "{}", std::mem::size_of::<State>());
     assert!(std::mem::size_of::<Move>() <= 8);
 }
+
+#[test]
+fn r34_pick_action_is_the_nth_legal_move() {
+    let mut buf = Vec::new();
+    let mut g = SplitMix64::new(99);
+    for text in [
+        "5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20",
+        "3/2/2/2/3/ACC+SEC+SMT+DWN/city_points/retake/6/place_at_once",
+        "3/3/2/3/4/ACC+SEC+SMT+DWN/city_points/retake/6/any_set",
+        "1/2/2/1/1/ACC/city_points/noretake/2",
+    ] {
+        let rules = parse_rules(text).unwrap();
+        for seed in 0..200 {
+            let mut s = new_game(&rules, Some(seed)).unwrap();
+            while !s.is_over() {
+                s.legal_moves(&mut buf);
+                for _ in 0..4 {
+                    let r = g.next();
+                    if let Some(m) = s.pick_action(r) {
+                        assert_eq!(m, buf[(r % buf.len() as u64) as usize], "{}", format_state(&s));
+                    }
+                }
+                let m = buf[(g.next() % buf.len() as u64) as usize];
+                s = s.apply(m).unwrap();
+            }
+        }
+    }
+}
