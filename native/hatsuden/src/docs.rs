@@ -11,7 +11,7 @@ use crate::rules::{
     Overflow, Rules, Tables, TechTiming, Tiebreak, ENERGY_LETTERS, ENERGY_NAMES, MAX_CARDS, TECH_CODES, TECH_NAMES,
 };
 use crate::scan::Scanner;
-use crate::score::{Decision, Score};
+use crate::score::{Decision, PlayerScore, Score};
 use crate::state::{EndReason, Pending, Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, NONE, SECRET};
 
 type JR<T> = Result<T, JsonError>;
@@ -813,7 +813,7 @@ pub fn observation_from_json(doc: &Json) -> JR<Observation> {
 
 /// Read a score document and check it (totals add up, energy winners follow the generations,
 /// the winner follows `decided_by`).
-pub fn score_from_json(doc: &Json) -> JR<Json> {
+pub fn score_from_json(doc: &Json) -> JR<Score> {
     check_envelope(doc, "score")?;
     keys(doc, "$", &["type", "format_version", "players", "winner", "decided_by", "energy_winners", "smart"], &[])?;
     let players = pair(get(doc, "players"), "$.players")?;
@@ -889,8 +889,26 @@ pub fn score_from_json(doc: &Json) -> JR<Json> {
     if decided == 3 && winner != 1 {
         return jerr("$.winner", "tie-break 2 gives player 1 (R29)");
     }
-    let _ = Decision::Total;
-    Ok(doc.clone())
+    let decided_by = [Decision::Total, Decision::CityPoints, Decision::Supply, Decision::SecondPlayer][decided];
+    let mut out: [PlayerScore; 2] = Default::default();
+    for (p, x) in players.iter().enumerate() {
+        let n = |k: &str| get(x, k).as_int().unwrap_or(0) as i64;
+        let rs = pair(get(x, "row_supply"), "$")?;
+        out[p] = PlayerScore {
+            energy_points: n("energy_points"),
+            city_points: n("city_points"),
+            total: n("total"),
+            row_supply: [rs[0].as_int().unwrap_or(0) as u64, rs[1].as_int().unwrap_or(0) as u64],
+            generation: gens[p].iter().map(|&g| g as u64).collect(),
+        };
+    }
+    Ok(Score {
+        players: out,
+        winner: winner as usize,
+        decided_by,
+        energy_winners: ew.iter().map(|w| w.as_int().map(|x| x as usize)).collect(),
+        smart,
+    })
 }
 
 /// Read a JSON document of `ty` and write it again canonically (the `parse` request).
@@ -915,18 +933,10 @@ pub fn canonical_json(text: &str, ty: &str) -> Result<Json, Error> {
         }
         "state" => state_doc(&state_from_json(&doc)?),
         "observation" => observation_doc(&observation_from_json(&doc)?),
-        "score" => {
-            let d = score_from_json(&doc)?;
-            normalise_score(&d)
-        }
+        "score" => score_doc(&score_from_json(&doc)?),
         _ => return Err(JsonError::new("$.type", format!("unknown document type '{ty}'")).into()),
     };
     Ok(out)
-}
-
-fn normalise_score(d: &Json) -> Json {
-    let order = ["type", "format_version", "players", "winner", "decided_by", "energy_winners", "smart"];
-    Json::Obj(order.iter().map(|k| (k.to_string(), get(d, k).clone())).collect())
 }
 
 /// Read a move document.
@@ -960,4 +970,86 @@ pub fn rules_from_json(text: &str) -> Result<Rules, Error> {
 /// Observation notation, re-exported for the binding.
 pub fn observation_text(o: &Observation) -> String {
     format_observation(o)
+}
+
+/// A JSON document of any type (NOTATION.md "JSON documents").
+#[derive(Clone, Debug, PartialEq)]
+pub enum Document {
+    /// `rules`.
+    Rules(Rules),
+    /// `move`.
+    Move(Move),
+    /// `state`.
+    State(State),
+    /// `observation`.
+    Observation(Box<Observation>),
+    /// `score`.
+    Score(Box<Score>),
+}
+
+impl Document {
+    /// The document type (`"state"`).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Document::Rules(_) => "rules",
+            Document::Move(_) => "move",
+            Document::State(_) => "state",
+            Document::Observation(_) => "observation",
+            Document::Score(_) => "score",
+        }
+    }
+}
+
+/// The document as a JSON value.
+pub fn to_value(d: &Document) -> Json {
+    match d {
+        Document::Rules(r) => rules_doc(r),
+        Document::Move(m) => move_doc(m),
+        Document::State(s) => state_doc(s),
+        Document::Observation(o) => observation_doc(o),
+        Document::Score(s) => score_doc(s),
+    }
+}
+
+/// The compact canonical JSON text of a document.
+pub fn to_json(d: &Document) -> String {
+    to_value(d).to_text()
+}
+
+/// Read a JSON document; with `expected`, it must be of that type (`"state"`), else any type
+/// (game records are not read by this crate). Errors carry the JSON path.
+pub fn from_json(text: &str, expected: Option<&str>) -> Result<Document, Error> {
+    let doc = json::parse(text).map_err(|m| JsonError::new("$", format!("not JSON: {m}")))?;
+    let ty = match expected {
+        Some(t) => t.to_string(),
+        None => match doc.get("type") {
+            Some(Json::Str(t)) if ["rules", "move", "state", "observation", "score"].contains(&t.as_str()) => t.clone(),
+            _ => {
+                check_envelope(&doc, "rules")?;
+                unreachable_type()?
+            }
+        },
+    };
+    Ok(match ty.as_str() {
+        "rules" => {
+            check_envelope(&doc, "rules")?;
+            Document::Rules(read_rules_body(&doc, "$", &["type", "format_version"])?)
+        }
+        "move" => {
+            check_envelope(&doc, "move")?;
+            keys(&doc, "$", &["type", "format_version", "move"], &[])?;
+            match notation(get(&doc, "move"), "$.move", |sc| read_move(sc, None, false))? {
+                Seen::Move(m) if !crate::moves::has_zero_value(&Seen::Move(m)) => Document::Move(m),
+                _ => return Err(JsonError::new("$.move", "not a move of this engine").into()),
+            }
+        }
+        "state" => Document::State(state_from_json(&doc)?),
+        "observation" => Document::Observation(Box::new(observation_from_json(&doc)?)),
+        "score" => Document::Score(Box::new(score_from_json(&doc)?)),
+        other => return Err(JsonError::new("$.type", format!("unknown document type '{other}'")).into()),
+    })
+}
+
+fn unreachable_type<T>() -> Result<T, JsonError> {
+    Err(JsonError::new("$.type", "must be one of rules, move, state, score, observation, record"))
 }

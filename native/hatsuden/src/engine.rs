@@ -127,6 +127,11 @@ impl State {
         }
     }
 
+    /// Whether `m` is among the legal moves.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves_vec().contains(&m)
+    }
+
     /// The legal moves as a new vector.
     pub fn legal_moves_vec(&self) -> Vec<Move> {
         let mut v = Vec::with_capacity(64);

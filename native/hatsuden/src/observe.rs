@@ -1065,3 +1065,14 @@ fn raw_of(
         keys: keys.to_vec(),
     }
 }
+
+/// The observer's legal moves computed from the observation alone (R37): when the observer is
+/// to move in ACTION, TECH, OVERFLOW or DRAW, `legal_moves(state)` for every state that gives
+/// this observation; otherwise none.
+pub fn legal_moves_from(o: &Observation) -> Result<Vec<Move>, InvalidInput> {
+    if o.player != o.current_player || !matches!(o.phase, Phase::Action | Phase::Tech | Phase::Overflow | Phase::Draw) {
+        return Ok(Vec::new());
+    }
+    let s = sample_state(o, &mut SplitMix64::new(0))?;
+    Ok(s.legal_moves_vec())
+}

@@ -99,6 +99,9 @@ fn r37_r38_sample_state_observes_the_same() {
             let sampled = sample_state(&o, &mut SplitMix64::new(7)).unwrap();
             assert_eq!(observe(&sampled, p), o);
             assert_eq!(parse_observation(&format_observation(&o)).unwrap(), o);
+            if mid.current_player() == p && !matches!(mid.phase(), Phase::Chance | Phase::GameOver) {
+                assert_eq!(legal_moves_from(&o).unwrap(), mid.legal_moves_vec());
+            }
         }
         assert_eq!(observation_tensor(&observe(&mid, 0)).len(), 323);
     }
@@ -112,6 +115,11 @@ fn json_documents_round_trip() {
     assert_eq!(back, s);
     let e = docs::canonical_json(r#"{"type":"rules","format_version":1,"energies":1.0,"max_value":2,"copies":2,"hand_size":1,"city_demand":1,"techs":["accumulator"],"tiebreak":"city_points","allow_retake_discard":false,"stall_limit":2}"#, "rules").unwrap_err();
     assert!(matches!(e, Error::Json(ref j) if j.path == "$.energies"), "{e:?}");
+    let any = from_json(&doc, None).unwrap();
+    assert_eq!(any, Document::State(s));
+    assert_eq!(to_json(&any), doc);
+    let sc = Document::Score(Box::new(score(&s)));
+    assert_eq!(from_json(&to_json(&sc), Some("score")).unwrap(), sc);
     let e = docs::canonical_json(r#"{"type":"rules","type":"rules"}"#, "rules").unwrap_err();
     assert!(matches!(e, Error::Json(ref j) if j.path == "$"), "{e:?}");
 }
