@@ -980,7 +980,7 @@ pub enum Document {
     /// `move`.
     Move(Move),
     /// `state`.
-    State(State),
+    State(Box<State>),
     /// `observation`.
     Observation(Box<Observation>),
     /// `score`.
@@ -1043,7 +1043,7 @@ pub fn from_json(text: &str, expected: Option<&str>) -> Result<Document, Error> 
                 _ => return Err(JsonError::new("$.move", "not a move of this engine").into()),
             }
         }
-        "state" => Document::State(state_from_json(&doc)?),
+        "state" => Document::State(Box::new(state_from_json(&doc)?)),
         "observation" => Document::Observation(Box::new(observation_from_json(&doc)?)),
         "score" => Document::Score(Box::new(score_from_json(&doc)?)),
         other => return Err(JsonError::new("$.type", format!("unknown document type '{other}'")).into()),
