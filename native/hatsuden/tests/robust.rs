@@ -38,6 +38,10 @@ fn mutate(text: &str, g: &mut SplitMix64) -> String {
 #[test]
 fn mutated_inputs_never_panic() {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance");
+    if !dir.join("manifest.json").exists() {
+        eprintln!("skipped: no conformance suite at {}", dir.display());
+        return;
+    }
     let mut texts: Vec<(String, String)> = Vec::new();
     for group in ["transitions", "observations", "invalid", "legal_moves"] {
         let text = std::fs::read_to_string(dir.join(format!("{group}.jsonl"))).expect("vectors");
