@@ -333,7 +333,7 @@ const RULE_KEYS: [&str; 9] = [
     "stall_limit",
 ];
 
-fn read_rules_body(v: &Json, base: &str, extra: &[&str]) -> JR<Rules> {
+pub(crate) fn read_rules_body(v: &Json, base: &str, extra: &[&str]) -> JR<Rules> {
     let mut optional = vec!["tech_timing", "overflow"];
     optional.extend_from_slice(extra);
     keys(v, base, &RULE_KEYS, &optional)?;

@@ -40,6 +40,7 @@ pub mod json;
 mod moves;
 pub mod notation;
 pub mod observe;
+pub mod records;
 mod rng;
 mod rules;
 mod scan;
@@ -55,6 +56,7 @@ pub use observe::{
     format_observation, legal_moves_from, observation_tensor, observe, parse_observation, sample_state, unseen_counts,
     Observation, UNSEEN,
 };
+pub use records::{format_record, parse_record, record_game, replay, GameRecord, GameResult, ReplayError};
 pub use rng::{seed_from_decimal, SplitMix64};
 pub use rules::{
     Card, Cell, Overflow, Rules, Tables, TechTiming, Tiebreak, ACCUMULATOR, DOWN, ENERGY_LETTERS, ENERGY_NAMES,

@@ -160,3 +160,32 @@ fn r34_pick_action_is_the_nth_legal_move() {
         }
     }
 }
+
+#[test]
+fn records_round_trip_and_replay() {
+    let mut buf = Vec::new();
+    for (seed, explicit) in [(5u64, false), (6, true), (7, false)] {
+        let s0 = new_game(&Rules::STANDARD, if explicit { None } else { Some(seed) }).unwrap();
+        let mut g = SplitMix64::new(seed);
+        let mut s = s0;
+        let mut moves = Vec::new();
+        while !s.is_over() {
+            s.legal_moves(&mut buf);
+            let m = buf[(g.next() % buf.len() as u64) as usize];
+            moves.push(m);
+            s = s.apply(m).unwrap();
+        }
+        let players = Some(["Ann".to_string(), "Bo \"x\\".to_string()]);
+        let r = record_game(&Rules::STANDARD, s0.rng_state().map(|_| seed), &moves, players).unwrap();
+        assert!(r.result.is_some());
+        let text = format_record(&r);
+        assert_eq!(parse_record(&text).unwrap(), r, "{text}");
+        assert_eq!(replay(&r).unwrap(), s);
+        let doc = records::record_doc(&r).to_text();
+        assert_eq!(records::record_from_json(&doc).unwrap(), r);
+        let mut bad = r.clone();
+        bad.moves.insert(0, Move::Pass);
+        let e = replay(&bad).unwrap_err();
+        assert_eq!((e.field.as_str(), e.ply), ("moves[0]", Some(1)));
+    }
+}
