@@ -46,11 +46,10 @@ impl GameResult {
     fn check(&self) -> Result<(), (&'static str, String)> {
         let [a, b] = self.totals;
         match self.decided_by {
-            Decision::Total => {
-                if a == b || self.winner != if a > b { 0 } else { 1 } {
-                    return Err(("winner", "a decision by total goes to the higher total".into()));
-                }
+            Decision::Total if a == b || self.winner != if a > b { 0 } else { 1 } => {
+                return Err(("winner", "a decision by total goes to the higher total".into()));
             }
+            Decision::Total => {}
             _ if a != b => return Err(("decided_by", "a tie-break decides equal totals only (R29)".into())),
             Decision::SecondPlayer if self.winner != 1 => {
                 return Err(("winner", "the second-player rule makes player 1 win (R29)".into()))
