@@ -5,7 +5,7 @@ use crate::error::{Error, JsonError};
 use crate::json::{self, Json};
 use crate::moves::{push_card, push_cell, read_card, read_cell, read_move, Move, Seen};
 use crate::notation::{check_state, Items, RawStack, RawState};
-use crate::observe::{format_observation, parse_observation, Observation, UNSEEN};
+use crate::observe::{format_observation, Observation, UNSEEN};
 use crate::rules::Card;
 use crate::rules::{
     Overflow, Rules, Tables, TechTiming, Tiebreak, ENERGY_LETTERS, ENERGY_NAMES, MAX_CARDS, TECH_CODES, TECH_NAMES,
@@ -641,11 +641,6 @@ fn with_envelope(keys: &[&'static str]) -> Vec<&'static str> {
     v
 }
 
-fn notation_to_json(e: crate::error::NotationError) -> JsonError {
-    let path = if e.field == "move" { "$".to_string() } else { format!("$.{}", e.field) };
-    JsonError::new(path, e.message)
-}
-
 fn card_items(v: &Json, path: &str) -> JR<Items<Card>> {
     let items = array(v, path, None)?;
     items
@@ -808,7 +803,7 @@ pub fn observation_from_json(doc: &Json) -> JR<Observation> {
         line.push('=');
         common_line(doc, key, e, true, &mut line)?;
     }
-    parse_observation(&line).map_err(notation_to_json)
+    crate::observe::read_observation(&line).map_err(|e| JsonError::new(e.path, e.e.message))
 }
 
 /// Read a score document and check it (totals add up, energy winners follow the generations,

@@ -658,17 +658,35 @@ fn dealt_tech(held: u8, later: &[Seen], at_once: bool) -> Result<u8, InvalidInpu
 
 // -- reading an observation -------------------------------------------------------------------
 
-fn nerr<T>(field: &str, pos: usize, msg: impl Into<String>) -> Result<T, NotationError> {
-    Err(NotationError::new(field, pos, msg))
+/// An observation reading error: the notation error and the JSON path of the same problem.
+pub(crate) struct ObsErr {
+    pub e: NotationError,
+    pub path: String,
 }
 
-fn counts_of(t: &Tables, field: &str, items: &Items<Card>) -> Result<[u8; MAX_KINDS], NotationError> {
+impl From<NotationError> for ObsErr {
+    fn from(e: NotationError) -> Self {
+        let path = format!("$.{}", e.field);
+        ObsErr { e, path }
+    }
+}
+
+fn nerr<T>(path: impl Into<String>, field: &str, pos: usize, msg: impl Into<String>) -> Result<T, ObsErr> {
+    Err(ObsErr { e: NotationError::new(field, pos, msg), path: path.into() })
+}
+
+fn counts_of(t: &Tables, field: &str, items: &Items<Card>) -> Result<[u8; MAX_KINDS], ObsErr> {
     let mut counts = [0u8; MAX_KINDS];
     let mut last = -1i32;
-    for &(c, p) in items {
-        let Some(i) = t.index(c) else { return nerr(field, p, "not a card in play (R2)") };
+    for (k, &(c, p)) in items.iter().enumerate() {
+        if t.index(c).is_none() {
+            return nerr(format!("$.{field}[{k}]"), field, p, "not a card in play (R2)");
+        }
+    }
+    for (k, &(c, p)) in items.iter().enumerate() {
+        let i = t.index(c).unwrap_or(0);
         if (i as i32) < last {
-            return nerr(field, p, "cards are listed in canonical order (R2)");
+            return nerr(format!("$.{field}[{k}]"), field, p, "cards are listed in canonical order (R2)");
         }
         last = i as i32;
         counts[i as usize] = counts[i as usize].saturating_add(1);
@@ -679,12 +697,17 @@ fn counts_of(t: &Tables, field: &str, items: &Items<Card>) -> Result<[u8; MAX_KI
 /// Read an observation in notation. The line is read completely and its own structure is
 /// checked (see PORT_NOTES.md: the completion check of NOTATION.md is partly implemented).
 pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
+    read_observation(text).map_err(|e| e.e)
+}
+
+pub(crate) fn read_observation(text: &str) -> Result<Observation, ObsErr> {
     let chars: Vec<char> = text.chars().collect();
     let mut sc = Scanner::new(&chars, "rules");
     let mut keys: Vec<(&'static str, usize)> = Vec::new();
     keys.push(("rules", sc.key("rules")?));
     let rules = read_rules(&mut sc)?;
-    let t = rules.tables().map_err(|e| NotationError::new("rules", 0, e.message))?;
+    let t =
+        rules.tables().map_err(|e| ObsErr { e: NotationError::new("rules", 0, e.message), path: "$.rules".into() })?;
     keys.push(("player", space_key(&mut sc, "player")?));
     let player = read_digit(&mut sc)?;
     keys.push(("phase", space_key(&mut sc, "phase")?));
@@ -745,50 +768,62 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
     let last_pos: Vec<usize> = last_turn.iter().map(|(_, p)| *p).collect();
     // Structure, in field order.
     if player > 1 {
-        return nerr("player", key("player"), "must be 0 or 1");
+        return nerr("$.player", "player", key("player"), "must be 0 or 1");
     }
     if current > 1 {
-        return nerr("current_player", key("current_player"), "must be 0 or 1");
+        return nerr("$.current_player", "current_player", key("current_player"), "must be 0 or 1");
     }
     let hand_c = counts_of(t, "hand", &hand)?;
     if hand.len() as u64 > t.rules.hand_size as u64 {
-        return nerr("hand", key("hand"), "at most hand_size cards");
+        return nerr("$.hand", "hand", key("hand"), "at most hand_size cards");
     }
     let mut tech_mask = 0u8;
     let mut last = -1i32;
     for &(x, _) in &tech_hand {
         if t.rules.techs & (1 << x) == 0 || x as i32 <= last {
-            return nerr("tech_hand", tech_start, "tech cards in play, canonical order, each once");
+            return nerr("$.tech_hand", "tech_hand", tech_start, "tech cards in play, canonical order, each once");
         }
         last = x as i32;
         tech_mask |= 1 << x;
     }
     let kto_c = counts_of(t, "known_to_opponent", &kto)?;
-    for &(c, pos) in &kto {
+    let mut left = hand_c;
+    for (k, &(c, pos)) in kto.iter().enumerate() {
         let i = t.index(c).unwrap_or(0) as usize;
-        if kto_c[i] > hand_c[i] {
-            return nerr("known_to_opponent", pos, "known cards are cards of the hand (R36)");
+        if left[i] == 0 {
+            return nerr(format!("$.known_to_opponent[{k}]"), "known_to_opponent", pos, "not in the hand (R36)");
         }
+        left[i] -= 1;
     }
     let ok_c = counts_of(t, "opponent_known", &ok)?;
     let ntech = t.rules.techs.count_ones() as u64;
     if nums[0] > t.rules.hand_size as u64 {
-        return nerr("opponent_hand_size", key("opponent_hand_size"), "at most hand_size");
+        return nerr("$.opponent_hand_size", "opponent_hand_size", key("opponent_hand_size"), "at most hand_size");
     }
     if nums[1] > ntech {
-        return nerr("opponent_tech_hand_size", key("opponent_tech_hand_size"), "at most the tech cards in play");
+        return nerr(
+            "$.opponent_tech_hand_size",
+            "opponent_tech_hand_size",
+            key("opponent_tech_hand_size"),
+            "at most the tech cards in play",
+        );
     }
     if nums[2] > t.total_cards as u64 {
-        return nerr("deck_size", key("deck_size"), "at most the full deck");
+        return nerr("$.deck_size", "deck_size", key("deck_size"), "at most the full deck");
     }
     if nums[3] > ntech {
-        return nerr("tech_deck_size", key("tech_deck_size"), "at most the tech cards in play");
+        return nerr("$.tech_deck_size", "tech_deck_size", key("tech_deck_size"), "at most the tech cards in play");
     }
     if stall > 1_000_000_000 {
-        return nerr("stall_count", key("stall_count"), "at most 10^9");
+        return nerr("$.stall_count", "stall_count", key("stall_count"), "at most 10^9");
     }
     if ok.len() as u64 > nums[0] {
-        return nerr("opponent_known", key("opponent_known"), "more known cards than the hand holds");
+        return nerr(
+            "$.opponent_known",
+            "opponent_known",
+            key("opponent_known"),
+            "more known cards than the hand holds",
+        );
     }
     let discards_c = counts_of(t, "discards", &discards)?;
     let mut boards = [[Stack::default(); MAX_CELLS]; 2];
@@ -798,7 +833,12 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
             if let Some(rs) = cell {
                 let mut st = Stack { flags: rs.flags, len: 0, cards: [0; STACK_CAP] };
                 if rs.cards.len() > STACK_CAP {
-                    return nerr("boards", rs.pos, "a stack too high for this engine");
+                    return nerr(
+                        format!("$.boards[{seat}][{c}]"),
+                        "boards",
+                        rs.pos,
+                        "a stack too high for this engine",
+                    );
                 }
                 for (k, &(card, cp)) in rs.cards.iter().enumerate() {
                     match card {
@@ -807,6 +847,7 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
                             let hidden_place = k == 0 && (rs.flags & SECRET != 0 || pylon);
                             if seat == player as usize || !hidden_place {
                                 return nerr(
+                                    format!("$.boards[{seat}][{c}].cards[{k}]"),
                                     "boards",
                                     cp,
                                     "only an opponent's built pylon card or secret card is hidden (R30)",
@@ -816,12 +857,24 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
                         }
                         Some(card) => match t.index(card) {
                             Some(i) => st.push(i),
-                            None => return nerr("boards", cp, "not a card in play (R2)"),
+                            None => {
+                                return nerr(
+                                    format!("$.boards[{seat}][{c}].cards[{k}]"),
+                                    "boards",
+                                    cp,
+                                    "not a card in play (R2)",
+                                )
+                            }
                         },
                     }
                 }
                 if rs.flags & FLIPPED != 0 && rs.flags & FACE_DOWN == 0 {
-                    return nerr("boards", rs.pos, "a flipped stack is face down (R21)");
+                    return nerr(
+                        format!("$.boards[{seat}][{c}].flipped"),
+                        "boards",
+                        rs.pos,
+                        "a flipped stack is face down (R21)",
+                    );
                 }
                 boards[seat][c] = st;
             }
@@ -830,14 +883,14 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
     let mut acc = NONE;
     if let Some((a, r)) = accumulator {
         if a > 1 || r > 1 {
-            return nerr("accumulator", key("accumulator"), "player and row are 0 or 1");
+            return nerr("$.accumulator", "accumulator", key("accumulator"), "player and row are 0 or 1");
         }
         acc = (a * 2 + r) as u8;
     }
     let mut sm = NONE;
     if let Some(e) = smart {
         if e as usize >= t.e {
-            return nerr("smart", key("smart"), "not an energy in play");
+            return nerr("$.smart", "smart", key("smart"), "not an energy in play");
         }
         sm = e;
     }
@@ -852,7 +905,7 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
     let mut et = NONE;
     if let Some(x) = end_trigger {
         if x > 1 {
-            return nerr("end_triggered_by", key("end_triggered_by"), "must be 0 or 1");
+            return nerr("$.end_triggered_by", "end_triggered_by", key("end_triggered_by"), "must be 0 or 1");
         }
         et = x as u8;
     }
@@ -861,20 +914,21 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
     for (field, log, owner) in
         [("this_turn", &this_turn, current as usize), ("last_turn", &last_turn, 1 - current as usize)]
     {
-        for (m, pos) in log.iter() {
+        for (k, (m, pos)) in log.iter().enumerate() {
+            let path = format!("$.{field}[{k}]");
             if !crate::notation::seen_in_play(t, m) {
-                return nerr(field, *pos, "a move with a card, cell, energy or tech card not in play");
+                return nerr(path, field, *pos, "a move with a card, cell, energy or tech card not in play");
             }
             match m {
                 Seen::Move(_) => {}
                 _ if owner == player as usize => {
-                    return nerr(field, *pos, "a concealed move only in the opponent's log");
+                    return nerr(path, field, *pos, "a concealed move only in the opponent's log");
                 }
                 Seen::Pylon(c) | Seen::Secret(c) => {
                     let ci = t.cell_index(*c).unwrap_or(0) as usize;
                     let st = &boards[owner][ci];
                     if st.is_empty() || st.cards[0] != UNSEEN {
-                        return nerr(field, *pos, "a concealed move names a cell whose bottom card is hidden");
+                        return nerr(path, field, *pos, "a concealed move names a cell whose bottom card is hidden");
                     }
                 }
                 _ => {}
@@ -911,7 +965,7 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
     // those of this text; any other condition is reported as the whole observation), and
     // observe it again: the first field that differs is the error.
     let mut g = SplitMix64::new(0);
-    let whole = |msg: String| NotationError::new("last_turn", 0, msg);
+    let whole = |msg: String| ObsErr { e: NotationError::new("last_turn", 0, msg), path: "$".into() };
     let sample = sample_state(&o, &mut g).map_err(|e| whole(e.message))?;
     let raw = raw_of(&sample, &o, &raw_boards, &discards, &this_pos, &last_pos, &keys);
     if let Err(problem) = crate::notation::check_state(&raw) {
@@ -932,7 +986,11 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
             "this_turn",
             "last_turn",
         ];
-        return Err(if SHARED.contains(&e.field.as_str()) { e } else { whole(e.message) });
+        return Err(if SHARED.contains(&e.field.as_str()) {
+            ObsErr { e, path: problem.json_path() }
+        } else {
+            whole(e.message)
+        });
     }
     let again = format_observation(&observe(&sample, o.player));
     let mine = format_observation(&o);
@@ -940,10 +998,15 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
         let (a, b) = (split_fields(&again), split_fields(&mine));
         for ((name, x), (_, y)) in a.iter().zip(b.iter()) {
             if x != y {
-                return nerr(name, key(name), "no game state gives this observation (R36): this field differs");
+                return nerr(
+                    format!("$.{name}"),
+                    name,
+                    key(name),
+                    "no game state gives this observation (R36): this field differs",
+                );
             }
         }
-        return nerr("last_turn", 0, "no game state gives this observation");
+        return nerr("$", "last_turn", 0, "no game state gives this observation");
     }
     Ok(o)
 }
