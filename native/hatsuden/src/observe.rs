@@ -279,6 +279,33 @@ fn unseen_techs(o: &Observation) -> Vec<u8> {
     (0..4u8).filter(|x| o.t.rules.techs & (1 << x) != 0 && used & (1 << x) == 0).collect()
 }
 
+/// The segments of the observation tensor (R39) under `rules`, in order: `(name, size)`.
+pub fn observation_tensor_layout(t: &Tables) -> Vec<(&'static str, usize)> {
+    let (k, c) = (t.kinds, t.ncells);
+    vec![
+        ("phase", 6),
+        ("to_move", 1),
+        ("seat", 1),
+        ("hand", k),
+        ("tech_hand", 4),
+        ("known_to_opponent", k),
+        ("opponent_known", k),
+        ("sizes", 4),
+        ("discards", k),
+        ("unseen", k),
+        ("my_board", 8 * c),
+        ("opponent_board", 8 * c),
+        ("accumulator", 4),
+        ("smart", t.e),
+        ("played_cell", c),
+        ("turn_discard", k),
+        ("pending_chance", 3),
+        ("stall", 1),
+        ("end_trigger", 2),
+        ("end_reason", 2),
+    ]
+}
+
 /// The observation tensor (R39): a flat list of ints, layout as R39 lists it (323 in STANDARD).
 pub fn observation_tensor(o: &Observation) -> Vec<i64> {
     let t = o.t;

@@ -324,6 +324,40 @@ impl State {
         self.last_turn.moves()
     }
 
+    fn expand(&self, counts: &[u8; MAX_KINDS]) -> Vec<crate::rules::Card> {
+        let mut v = Vec::new();
+        for i in 0..self.t.kinds {
+            for _ in 0..counts[i] {
+                v.push(self.t.card(i as u8));
+            }
+        }
+        v
+    }
+    /// Player p's hand, in canonical order (R2).
+    pub fn hand(&self, p: usize) -> Vec<crate::rules::Card> {
+        self.expand(&self.hands[p & 1])
+    }
+    /// The deck, in canonical order.
+    pub fn deck(&self) -> Vec<crate::rules::Card> {
+        self.expand(&self.deck)
+    }
+    /// The discards, in canonical order.
+    pub fn discards(&self) -> Vec<crate::rules::Card> {
+        self.expand(&self.discards)
+    }
+    /// known[p] (R36), in canonical order.
+    pub fn known_cards(&self, p: usize) -> Vec<crate::rules::Card> {
+        self.expand(&self.known[p & 1])
+    }
+    /// The played cell of this turn, if any.
+    pub fn played_cell(&self) -> Option<crate::rules::Cell> {
+        (self.played != NONE).then(|| self.t.cell(self.played))
+    }
+    /// The card discarded this turn, if any.
+    pub fn turn_discard(&self) -> Option<crate::rules::Card> {
+        (self.turn_discard != NONE).then(|| self.t.card(self.turn_discard))
+    }
+
     /// Supply of row `row` of player p (R21): the top values of its plants.
     #[inline]
     pub fn row_supply(&self, p: usize, row: usize) -> u64 {

@@ -104,6 +104,9 @@ fn r37_r38_sample_state_observes_the_same() {
             }
         }
         assert_eq!(observation_tensor(&observe(&mid, 0)).len(), 323);
+        let layout: usize = observation_tensor_layout(mid.tables()).iter().map(|x| x.1).sum();
+        assert_eq!(layout, 323);
+        assert_eq!(mid.hand(0).len(), mid.hand_size(0));
     }
 }
 
