@@ -35,9 +35,9 @@ pub struct Observation {
     pub hand: [u8; MAX_KINDS],
     /// Own tech hand (bit set).
     pub tech_hand: u8,
-    /// known[p] (R36).
+    /// `known[p]`: the observer's cards the opponent knows (R36).
     pub known_to_opponent: [u8; MAX_KINDS],
-    /// known[q] (R36).
+    /// `known[q]`: the opponent's known cards (R36).
     pub opponent_known: [u8; MAX_KINDS],
     /// Counts.
     pub opponent_hand_size: u32,

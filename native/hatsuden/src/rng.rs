@@ -8,7 +8,7 @@ pub struct SplitMix64 {
 }
 
 impl SplitMix64 {
-    /// Seeded with `seed mod 2^64` (pass an already reduced seed; see [`seed_from_i128`]).
+    /// Seeded with `seed mod 2^64` (an already reduced seed; see [`seed_from_decimal`]).
     pub fn new(seed: u64) -> Self {
         SplitMix64 { state: seed }
     }

@@ -80,7 +80,7 @@ pub enum Overflow {
     AnySet,
 }
 
-/// The rule set (R31). Build it with [`Rules::new`]-style field updates on [`Rules::STANDARD`]
+/// The rule set (R31). Build it by struct update from [`Rules::STANDARD`]
 /// and check it with [`Rules::validate`], or read it with [`Rules::parse`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {

@@ -345,7 +345,7 @@ impl State {
     pub fn discards(&self) -> Vec<crate::rules::Card> {
         self.expand(&self.discards)
     }
-    /// known[p] (R36), in canonical order.
+    /// `known[p]` (R36), in canonical order.
     pub fn known_cards(&self, p: usize) -> Vec<crate::rules::Card> {
         self.expand(&self.known[p & 1])
     }
