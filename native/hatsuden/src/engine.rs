@@ -4,7 +4,9 @@
 use crate::error::{IllegalMove, InvalidInput};
 use crate::moves::Move;
 use crate::rng::SplitMix64;
-use crate::rules::{Card, Cell, Overflow, Rules, TechTiming, ACCUMULATOR, DOWN, MAX_CELLS, MAX_KINDS, SECRET_BUILD, SMART};
+use crate::rules::{
+    Card, Cell, Overflow, Rules, TechTiming, ACCUMULATOR, DOWN, MAX_CELLS, MAX_KINDS, SECRET_BUILD, SMART,
+};
 use crate::state::{EndReason, Pending, Phase, State, DOWNSIZED, FACE_DOWN, FLIPPED, NONE, SECRET};
 
 const AT_ONCE: u8 = (1 << ACCUMULATOR) | (1 << SMART);
