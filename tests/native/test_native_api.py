@@ -361,3 +361,16 @@ def test_the_adapter_command_answers() -> None:
     hello, answer = (json.loads(line) for line in done.stdout.splitlines())
     assert hello["rules_version"] == RULES_VERSION
     assert answer["state"] == format_state(new_game(rules=SMALL, seed=3))
+
+
+def test_the_stubs_match_the_extension(tmp_path: Path) -> None:
+    """mypy's stubtest: hatsuden_native/_native.pyi says what the Rust module really has."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "hatsuden_native", "--cache-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

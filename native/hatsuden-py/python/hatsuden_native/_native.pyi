@@ -2,6 +2,20 @@
 
 from typing import Final, final
 
+__all__ = [
+    "RULES_VERSION",
+    "STATE_SIZE_BYTES",
+    "NativeState",
+    "PlayoutStats",
+    "__version__",
+    "_panic_for_tests",
+    "canonical",
+    "divide",
+    "perft",
+    "playouts",
+    "serve_stdio",
+]
+
 RULES_VERSION: Final[int]
 __version__: Final[str]
 STATE_SIZE_BYTES: Final[int]
@@ -38,7 +52,7 @@ class NativeState:
     def score_json(self) -> str: ...
     def observation(self, player: int) -> str: ...
     def observation_tensor(self, player: int) -> list[int]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
