@@ -14,8 +14,6 @@ import collections
 import random
 from collections.abc import Callable
 
-from hatsuden_native import NativeState, canonical
-
 from hatsuden_rules import (
     STANDARD,
     Overflow,
@@ -73,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--per-text", type=int, default=30, help="corruptions per text (30)")
     args = parser.parse_args(argv)
+    from hatsuden_native import NativeState, canonical  # a script: no import at collection
+
     rng = random.Random(args.seed)
     groups: dict[Key, list[str]] = collections.defaultdict(list)
     tried = 0
