@@ -190,6 +190,9 @@ fn answer(r: &Json, cache: &mut Cache) -> Result<Fields, Bad2> {
         "rng" => {
             let mut g = SplitMix64::new(seed_field(r, "seed")?);
             let count = int_field(r, "count")?;
+            if !(0..=1_000_000).contains(&count) {
+                return Err(Bad("'count' must be in [0, 1000000]".into()).into());
+            }
             let outputs: Vec<String> = (0..count.max(0)).map(|_| g.next().to_string()).collect();
             vec![("outputs".into(), strings(outputs)), ("state".into(), Json::str(g.state.to_string()))]
         }
@@ -263,8 +266,8 @@ fn answer(r: &Json, cache: &mut Cache) -> Result<Fields, Bad2> {
         "perft" => {
             let s = cache.state(str_field(r, "state")?)?;
             let depth = int_field(r, "depth")?;
-            if !(1..=64).contains(&depth) {
-                return Err(Bad("'depth' must be at least 1".into()).into());
+            if !(1..=32).contains(&depth) {
+                return Err(Bad("'depth' must be in [1, 32]".into()).into());
             }
             let depth = depth as usize;
             let counts = s.perft(depth);
@@ -305,6 +308,41 @@ fn answer(r: &Json, cache: &mut Cache) -> Result<Fields, Bad2> {
                 _ => return Err(Bad(format!("unknown format '{format}'")).into()),
             };
             vec![("canonical".into(), canonical)]
+        }
+        // Extension (not in CONFORMANCE.md): game records, for differential tests.
+        "x_record" => {
+            let rules = Rules::parse(str_field(r, "rules")?)?;
+            let seed = match field(r, "seed")? {
+                Json::Null => None,
+                _ => Some(seed_field(r, "seed")?),
+            };
+            let Some(Json::Arr(ms)) = r.get("moves") else {
+                return Err(Bad("'moves' must be a list".into()).into());
+            };
+            let mut moves = Vec::new();
+            for m in ms {
+                moves.push(crate::moves::Move::parse(m.as_str().unwrap_or(""), Some(&rules))?);
+            }
+            let players = match r.get("players") {
+                Some(Json::Arr(p)) if p.len() == 2 => {
+                    Some([p[0].as_str().unwrap_or("").to_string(), p[1].as_str().unwrap_or("").to_string()])
+                }
+                _ => None,
+            };
+            match crate::records::record_game(&rules, seed, &moves, players) {
+                Ok(rec) => vec![
+                    ("text".into(), Json::str(crate::records::format_record(&rec))),
+                    ("json".into(), crate::records::record_doc(&rec)),
+                ],
+                Err(e) => vec![
+                    ("replay_error".into(), Json::str(e.field)),
+                    ("rule".into(), e.rule.map(Json::str).unwrap_or(Json::Null)),
+                ],
+            }
+        }
+        "x_parse_record" => {
+            let rec = crate::records::parse_record(str_field(r, "text")?)?;
+            vec![("text".into(), Json::str(crate::records::format_record(&rec)))]
         }
         _ => return Err(Bad(format!("unknown kind '{kind}'")).into()),
     };

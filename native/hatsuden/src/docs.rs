@@ -4,13 +4,15 @@
 use crate::error::{Error, JsonError};
 use crate::json::{self, Json};
 use crate::moves::{push_card, push_cell, read_card, read_cell, read_move, Move, Seen};
+use crate::notation::{check_state, Items, RawStack, RawState};
 use crate::observe::{format_observation, parse_observation, Observation, UNSEEN};
+use crate::rules::Card;
 use crate::rules::{
     Overflow, Rules, Tables, TechTiming, Tiebreak, ENERGY_LETTERS, ENERGY_NAMES, MAX_CARDS, TECH_CODES, TECH_NAMES,
 };
 use crate::scan::Scanner;
-use crate::score::{Decision, Score};
-use crate::state::{Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, NONE, SECRET};
+use crate::score::{Decision, PlayerScore, Score};
+use crate::state::{EndReason, Pending, Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, NONE, SECRET};
 
 type JR<T> = Result<T, JsonError>;
 
@@ -331,7 +333,7 @@ const RULE_KEYS: [&str; 9] = [
     "stall_limit",
 ];
 
-fn read_rules_body(v: &Json, base: &str, extra: &[&str]) -> JR<Rules> {
+pub(crate) fn read_rules_body(v: &Json, base: &str, extra: &[&str]) -> JR<Rules> {
     let mut optional = vec!["tech_timing", "overflow"];
     optional.extend_from_slice(extra);
     keys(v, base, &RULE_KEYS, &optional)?;
@@ -644,52 +646,152 @@ fn notation_to_json(e: crate::error::NotationError) -> JsonError {
     JsonError::new(path, e.message)
 }
 
-/// Read a state document.
+fn card_items(v: &Json, path: &str) -> JR<Items<Card>> {
+    let items = array(v, path, None)?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, x)| Ok((notation(x, &format!("{path}[{i}]"), |sc| read_card(sc, None))?, 0)))
+        .collect()
+}
+
+fn tech_items(v: &Json, path: &str) -> JR<Items<u8>> {
+    let items = array(v, path, None)?;
+    items.iter().enumerate().map(|(i, x)| Ok((word(x, &format!("{path}[{i}]"), &TECH_NAMES)? as u8, 0))).collect()
+}
+
+fn opt(v: &Json) -> Option<&Json> {
+    (*v != Json::Null).then_some(v)
+}
+
+fn stack_items(v: &Json, path: &str) -> JR<Vec<Option<RawStack>>> {
+    let cells = array(v, path, None)?;
+    let mut out = Vec::with_capacity(cells.len());
+    for (c, x) in cells.iter().enumerate() {
+        let cp = format!("{path}[{c}]");
+        if *x == Json::Null {
+            out.push(None);
+            continue;
+        }
+        keys(x, &cp, &["cards", "face_down", "flipped", "secret", "downsized"], &[])?;
+        let mut flags = 0;
+        for (name, bit) in
+            [("face_down", FACE_DOWN), ("flipped", FLIPPED), ("secret", SECRET), ("downsized", DOWNSIZED)]
+        {
+            if boolean(get(x, name), &format!("{cp}.{name}"))? {
+                flags |= bit;
+            }
+        }
+        let cards = array(get(x, "cards"), &format!("{cp}.cards"), None)?;
+        let mut items = Vec::with_capacity(cards.len());
+        for (k, card) in cards.iter().enumerate() {
+            items.push((Some(notation(card, &format!("{cp}.cards[{k}]"), |sc| read_card(sc, None))?), 0));
+        }
+        out.push(Some(RawStack { pos: 0, flags, cards: items }));
+    }
+    Ok(out)
+}
+
+fn log_items(v: &Json, path: &str) -> JR<Items<Seen>> {
+    let items = array(v, path, None)?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, x)| Ok((notation(x, &format!("{path}[{i}]"), |sc| read_move(sc, None, false))?, 0)))
+        .collect()
+}
+
+/// Read a state document: its shape (keys, types, ranges, notation strings), then R31, then the
+/// consistency conditions of a state, each reported at its JSON path.
 pub fn state_from_json(doc: &Json) -> JR<State> {
     check_envelope(doc, "state")?;
     let all = with_envelope(&STATE_KEYS);
     keys(doc, "$", &all, &[])?;
-    let rules = read_rules_body(get(doc, "rules"), "$.rules", &[])?;
-    let e = rules.energies as usize;
-    let mut line = format!("rules={}", rules.format());
-    for key in &STATE_KEYS[1..21] {
-        line.push(' ');
-        line.push_str(key);
-        line.push('=');
-        let v = get(doc, key);
-        let path = format!("$.{key}");
-        match *key {
-            "hands" | "known_cards" => {
-                let p = pair(v, &path)?;
-                cards_line(&p[0], &format!("{path}[0]"), &mut line)?;
-                line.push('/');
-                cards_line(&p[1], &format!("{path}[1]"), &mut line)?;
-            }
-            "tech_hands" => {
-                let p = pair(v, &path)?;
-                techs_line(&p[0], &format!("{path}[0]"), &mut line)?;
-                line.push('/');
-                techs_line(&p[1], &format!("{path}[1]"), &mut line)?;
-            }
-            "rng_state" => {
-                if *v == Json::Null {
-                    line.push('-');
-                } else {
-                    let x = string(v, &path)?;
-                    if x.is_empty()
-                        || x.len() > 20
-                        || !x.bytes().all(|b| b.is_ascii_digit())
-                        || (x.len() > 1 && x.starts_with('0'))
-                    {
-                        return jerr(&path, "expected a decimal generator state");
-                    }
-                    line.push_str(x);
-                }
-            }
-            k => common_line(doc, k, e, false, &mut line)?,
+    let rules_v = get(doc, "rules");
+    let f = |k: &str| get(doc, k);
+    let phase = crate::state::Phase::ALL
+        [word(f("phase"), "$.phase", &["chance", "action", "tech", "overflow", "draw", "game_over"])?];
+    let current = integer(f("current_player"), "$.current_player", 0, 1)? as u64;
+    let hp = pair(f("hands"), "$.hands")?;
+    let hands = [card_items(&hp[0], "$.hands[0]")?, card_items(&hp[1], "$.hands[1]")?];
+    let deck = card_items(f("deck"), "$.deck")?;
+    let discards = card_items(f("discards"), "$.discards")?;
+    let bp = pair(f("boards"), "$.boards")?;
+    let boards = [stack_items(&bp[0], "$.boards[0]")?, stack_items(&bp[1], "$.boards[1]")?];
+    let tech_deck = tech_items(f("tech_deck"), "$.tech_deck")?;
+    let tp = pair(f("tech_hands"), "$.tech_hands")?;
+    let tech_hands = [tech_items(&tp[0], "$.tech_hands[0]")?, tech_items(&tp[1], "$.tech_hands[1]")?];
+    let accumulator = match opt(f("accumulator")) {
+        None => None,
+        Some(v) => {
+            keys(v, "$.accumulator", &["player", "row"], &[])?;
+            Some((
+                integer(get(v, "player"), "$.accumulator.player", 0, 1)? as u64,
+                integer(get(v, "row"), "$.accumulator.row", 0, 1)? as u64,
+            ))
         }
-    }
-    crate::notation::parse_state(&line).map_err(notation_to_json)
+    };
+    let smart = opt(f("smart")).map(|v| word(v, "$.smart", &ENERGY_NAMES).map(|e| e as u8)).transpose()?;
+    let played = opt(f("played_cell")).map(|v| notation(v, "$.played_cell", |sc| read_cell(sc, None))).transpose()?;
+    let turn_discard =
+        opt(f("turn_discard")).map(|v| notation(v, "$.turn_discard", |sc| read_card(sc, None))).transpose()?;
+    let pending = match opt(f("pending_chance")) {
+        None => Pending::None,
+        Some(v) => {
+            [Pending::Setup, Pending::Draw, Pending::Tech][word(v, "$.pending_chance", &["setup", "draw", "tech"])?]
+        }
+    };
+    let stall = integer(f("stall_count"), "$.stall_count", 0, 1_000_000_000)? as u64;
+    let end_trigger =
+        opt(f("end_triggered_by")).map(|v| integer(v, "$.end_triggered_by", 0, 1).map(|x| x as u64)).transpose()?;
+    let end_reason = match opt(f("end_reason")) {
+        None => EndReason::None,
+        Some(v) => [EndReason::FinalTurn, EndReason::Stall][word(v, "$.end_reason", &["final_turn", "stall"])?],
+    };
+    let rng = match opt(f("rng_state")) {
+        None => None,
+        Some(v) => {
+            let x = string(v, "$.rng_state")?;
+            if x.is_empty()
+                || x.len() > 20
+                || !x.bytes().all(|b| b.is_ascii_digit())
+                || (x.len() > 1 && x.starts_with('0'))
+            {
+                return jerr("$.rng_state", "expected a decimal generator state");
+            }
+            Some(x.parse::<u128>().unwrap_or(u128::MAX))
+        }
+    };
+    let kp = pair(f("known_cards"), "$.known_cards")?;
+    let known = [card_items(&kp[0], "$.known_cards[0]")?, card_items(&kp[1], "$.known_cards[1]")?];
+    let this_turn = log_items(f("this_turn"), "$.this_turn")?;
+    let last_turn = log_items(f("last_turn"), "$.last_turn")?;
+    let rules = read_rules_body(rules_v, "$.rules", &[])?;
+    let raw = RawState {
+        rules,
+        phase,
+        current,
+        hands,
+        deck,
+        discards,
+        boards,
+        tech_deck,
+        tech_hands,
+        accumulator,
+        smart,
+        played,
+        turn_discard,
+        pending,
+        stall,
+        end_trigger,
+        end_reason,
+        rng,
+        known,
+        this_turn,
+        last_turn,
+        keys: Vec::new(),
+    };
+    check_state(&raw).map_err(|p| JsonError::new(p.json_path(), p.message))
 }
 
 /// Read an observation document.
@@ -711,7 +813,7 @@ pub fn observation_from_json(doc: &Json) -> JR<Observation> {
 
 /// Read a score document and check it (totals add up, energy winners follow the generations,
 /// the winner follows `decided_by`).
-pub fn score_from_json(doc: &Json) -> JR<Json> {
+pub fn score_from_json(doc: &Json) -> JR<Score> {
     check_envelope(doc, "score")?;
     keys(doc, "$", &["type", "format_version", "players", "winner", "decided_by", "energy_winners", "smart"], &[])?;
     let players = pair(get(doc, "players"), "$.players")?;
@@ -757,10 +859,25 @@ pub fn score_from_json(doc: &Json) -> JR<Json> {
             return jerr(&format!("$.energy_winners[{i}]"), "the energy winner follows the generations (R27)");
         }
     }
+    let mut smart = None;
     if *get(doc, "smart") != Json::Null {
         let e = word(get(doc, "smart"), "$.smart", &ENERGY_NAMES)?;
         if e >= gens[0].len() {
             return jerr("$.smart", "not an energy in play");
+        }
+        smart = Some(e);
+    }
+    // R27: the energy points follow the energy winners and the Smart.
+    for (p, x) in players.iter().enumerate() {
+        let expect: i128 = (0..gens[0].len())
+            .filter(|&i| {
+                let (a, b) = (gens[p][i], gens[1 - p][i]);
+                a > b
+            })
+            .map(|i| if smart == Some(i) { 2 } else { 1 })
+            .sum();
+        if get(x, "energy_points").as_int() != Some(expect) {
+            return jerr(&format!("$.players[{p}].energy_points"), "the energy points follow the generations (R27)");
         }
     }
     if decided == 0 && (totals[0] == totals[1] || (totals[0] > totals[1]) != (winner == 0)) {
@@ -772,8 +889,26 @@ pub fn score_from_json(doc: &Json) -> JR<Json> {
     if decided == 3 && winner != 1 {
         return jerr("$.winner", "tie-break 2 gives player 1 (R29)");
     }
-    let _ = Decision::Total;
-    Ok(doc.clone())
+    let decided_by = [Decision::Total, Decision::CityPoints, Decision::Supply, Decision::SecondPlayer][decided];
+    let mut out: [PlayerScore; 2] = Default::default();
+    for (p, x) in players.iter().enumerate() {
+        let n = |k: &str| get(x, k).as_int().unwrap_or(0) as i64;
+        let rs = pair(get(x, "row_supply"), "$")?;
+        out[p] = PlayerScore {
+            energy_points: n("energy_points"),
+            city_points: n("city_points"),
+            total: n("total"),
+            row_supply: [rs[0].as_int().unwrap_or(0) as u64, rs[1].as_int().unwrap_or(0) as u64],
+            generation: gens[p].iter().map(|&g| g as u64).collect(),
+        };
+    }
+    Ok(Score {
+        players: out,
+        winner: winner as usize,
+        decided_by,
+        energy_winners: ew.iter().map(|w| w.as_int().map(|x| x as usize)).collect(),
+        smart,
+    })
 }
 
 /// Read a JSON document of `ty` and write it again canonically (the `parse` request).
@@ -789,24 +924,19 @@ pub fn canonical_json(text: &str, ty: &str) -> Result<Json, Error> {
             check_envelope(&doc, "move")?;
             keys(&doc, "$", &["type", "format_version", "move"], &[])?;
             let m = notation(get(&doc, "move"), "$.move", |sc| read_move(sc, None, false))?;
+            if crate::moves::has_zero_value(&m) {
+                return Err(JsonError::new("$.move", "a card value above 255 is beyond this engine's range").into());
+            }
             let mut x = String::new();
             m.write(&mut x);
             envelope("move", vec![("move".into(), Json::Str(x))])
         }
         "state" => state_doc(&state_from_json(&doc)?),
         "observation" => observation_doc(&observation_from_json(&doc)?),
-        "score" => {
-            let d = score_from_json(&doc)?;
-            normalise_score(&d)
-        }
+        "score" => score_doc(&score_from_json(&doc)?),
         _ => return Err(JsonError::new("$.type", format!("unknown document type '{ty}'")).into()),
     };
     Ok(out)
-}
-
-fn normalise_score(d: &Json) -> Json {
-    let order = ["type", "format_version", "players", "winner", "decided_by", "energy_winners", "smart"];
-    Json::Obj(order.iter().map(|k| (k.to_string(), get(d, k).clone())).collect())
 }
 
 /// Read a move document.
@@ -840,4 +970,86 @@ pub fn rules_from_json(text: &str) -> Result<Rules, Error> {
 /// Observation notation, re-exported for the binding.
 pub fn observation_text(o: &Observation) -> String {
     format_observation(o)
+}
+
+/// A JSON document of any type (NOTATION.md "JSON documents").
+#[derive(Clone, Debug, PartialEq)]
+pub enum Document {
+    /// `rules`.
+    Rules(Rules),
+    /// `move`.
+    Move(Move),
+    /// `state`.
+    State(Box<State>),
+    /// `observation`.
+    Observation(Box<Observation>),
+    /// `score`.
+    Score(Box<Score>),
+}
+
+impl Document {
+    /// The document type (`"state"`).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Document::Rules(_) => "rules",
+            Document::Move(_) => "move",
+            Document::State(_) => "state",
+            Document::Observation(_) => "observation",
+            Document::Score(_) => "score",
+        }
+    }
+}
+
+/// The document as a JSON value.
+pub fn to_value(d: &Document) -> Json {
+    match d {
+        Document::Rules(r) => rules_doc(r),
+        Document::Move(m) => move_doc(m),
+        Document::State(s) => state_doc(s),
+        Document::Observation(o) => observation_doc(o),
+        Document::Score(s) => score_doc(s),
+    }
+}
+
+/// The compact canonical JSON text of a document.
+pub fn to_json(d: &Document) -> String {
+    to_value(d).to_text()
+}
+
+/// Read a JSON document; with `expected`, it must be of that type (`"state"`), else any type
+/// (game records are not read by this crate). Errors carry the JSON path.
+pub fn from_json(text: &str, expected: Option<&str>) -> Result<Document, Error> {
+    let doc = json::parse(text).map_err(|m| JsonError::new("$", format!("not JSON: {m}")))?;
+    let ty = match expected {
+        Some(t) => t.to_string(),
+        None => match doc.get("type") {
+            Some(Json::Str(t)) if ["rules", "move", "state", "observation", "score"].contains(&t.as_str()) => t.clone(),
+            _ => {
+                check_envelope(&doc, "rules")?;
+                unreachable_type()?
+            }
+        },
+    };
+    Ok(match ty.as_str() {
+        "rules" => {
+            check_envelope(&doc, "rules")?;
+            Document::Rules(read_rules_body(&doc, "$", &["type", "format_version"])?)
+        }
+        "move" => {
+            check_envelope(&doc, "move")?;
+            keys(&doc, "$", &["type", "format_version", "move"], &[])?;
+            match notation(get(&doc, "move"), "$.move", |sc| read_move(sc, None, false))? {
+                Seen::Move(m) if !crate::moves::has_zero_value(&Seen::Move(m)) => Document::Move(m),
+                _ => return Err(JsonError::new("$.move", "not a move of this engine").into()),
+            }
+        }
+        "state" => Document::State(Box::new(state_from_json(&doc)?)),
+        "observation" => Document::Observation(Box::new(observation_from_json(&doc)?)),
+        "score" => Document::Score(Box::new(score_from_json(&doc)?)),
+        other => return Err(JsonError::new("$.type", format!("unknown document type '{other}'")).into()),
+    })
+}
+
+fn unreachable_type<T>() -> Result<T, JsonError> {
+    Err(JsonError::new("$.type", "must be one of rules, move, state, score, observation, record"))
 }

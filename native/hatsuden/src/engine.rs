@@ -127,6 +127,11 @@ impl State {
         }
     }
 
+    /// Whether `m` is among the legal moves.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves_vec().contains(&m)
+    }
+
     /// The legal moves as a new vector.
     pub fn legal_moves_vec(&self) -> Vec<Move> {
         let mut v = Vec::with_capacity(64);
@@ -157,21 +162,13 @@ impl State {
         let down = self.tech_hands[p] & (1 << DOWN) != 0;
         // The distinct cards of the hand and the empty cells, once (canonical order, R34).
         let mut distinct = [0u8; MAX_KINDS];
-        let mut nd = 0;
-        for i in 0..t.kinds {
-            if hand[i] != 0 {
-                distinct[nd] = i as u8;
-                nd += 1;
-            }
-        }
+        let nd = distinct_cards(hand, &mut distinct);
         let distinct = &distinct[..nd];
         let mut empty = [0u8; MAX_CELLS];
         let mut ne = 0;
         for c in 0..t.ncells {
-            if board[c].is_empty() {
-                empty[ne] = c as u8;
-                ne += 1;
-            }
+            empty[ne] = c as u8;
+            ne += board[c].is_empty() as usize;
         }
         let empty = &empty[..ne];
         out.reserve(nd * (ne + 8) + 16);
@@ -210,9 +207,7 @@ impl State {
         // R14: pylons.
         for &i in distinct {
             let card = t.cards[i as usize];
-            for &c in empty {
-                out.push(Move::BuildPylon { card, cell: t.cells[c as usize] });
-            }
+            out.extend(empty.iter().map(|&c| Move::BuildPylon { card, cell: t.cells[c as usize] }));
         }
         // R15, R16.
         for &i in distinct {
@@ -222,6 +217,121 @@ impl State {
             out.push(Move::Pass);
         }
         self.placements(out);
+    }
+
+    /// `legal_moves[r mod n]` in ACTION without listing the moves (the same move: the kinds
+    /// are counted in canonical order, R34). None outside ACTION or with a placement due (R40).
+    pub fn pick_action(&self, r: u64) -> Option<Move> {
+        let t = self.t;
+        let p = self.current as usize;
+        if self.phase != Phase::Action
+            || (t.rules.tech_timing == TechTiming::PlaceAtOnce && self.tech_hands[p] & AT_ONCE != 0)
+        {
+            return None;
+        }
+        let hand = &self.hands[p];
+        let board = &self.boards[p];
+        let e = t.e;
+        let held = self.tech_hands[p];
+        let secret = held & (1 << SECRET_BUILD) != 0;
+        let down = held & (1 << DOWN) != 0;
+        let mut distinct = [0u8; MAX_KINDS];
+        let nd = distinct_cards(hand, &mut distinct);
+        let distinct = &distinct[..nd];
+        let mut empty = [0u8; MAX_CELLS];
+        let mut ne = 0;
+        for c in 0..t.ncells {
+            empty[ne] = c as u8;
+            ne += board[c].is_empty() as usize;
+        }
+        let empty = &empty[..ne];
+        // Counts per kind, in canonical order.
+        let per_build = 1 + secret as usize;
+        let mut builds = 0;
+        let mut improves = 0;
+        let mut downsizes = 0;
+        for &i in distinct {
+            let col = t.col[i as usize] as usize;
+            let v = t.value[i as usize];
+            for c in [col, e + col] {
+                let st = &board[c];
+                if st.is_empty() {
+                    builds += per_build;
+                } else if st.flags & FACE_DOWN == 0 {
+                    let top = t.value[st.top() as usize];
+                    improves += (top < v) as usize;
+                    downsizes += (down && top > v) as usize;
+                }
+            }
+        }
+        let pylons = nd * ne;
+        let pass = (self.hand_len[p] == 0) as usize;
+        let acc = if held & (1 << ACCUMULATOR) != 0 { 2 } else { 0 };
+        let smart = if held & (1 << SMART) != 0 { e } else { 0 };
+        let n = builds + improves + downsizes + pylons + nd + pass + acc + smart;
+        let mut k = (r % n as u64) as usize;
+        if k < builds {
+            for &i in distinct {
+                let col = t.col[i as usize] as usize;
+                for c in [col, e + col] {
+                    if board[c].is_empty() {
+                        if k < per_build {
+                            return Some(Move::Construct {
+                                card: t.cards[i as usize],
+                                cell: t.cells[c],
+                                secret: k == 1,
+                            });
+                        }
+                        k -= per_build;
+                    }
+                }
+            }
+        }
+        k -= builds;
+        for (count, lower) in [(improves, false), (downsizes, true)] {
+            if k < count {
+                for &i in distinct {
+                    let col = t.col[i as usize] as usize;
+                    let v = t.value[i as usize];
+                    for c in [col, e + col] {
+                        let st = &board[c];
+                        if st.is_plant() {
+                            let top = t.value[st.top() as usize];
+                            if (!lower && top < v) || (lower && top > v) {
+                                if k == 0 {
+                                    let (card, cell) = (t.cards[i as usize], t.cells[c]);
+                                    return Some(if lower {
+                                        Move::Downsize { card, cell }
+                                    } else {
+                                        Move::Improve { card, cell }
+                                    });
+                                }
+                                k -= 1;
+                            }
+                        }
+                    }
+                }
+            }
+            k -= count;
+        }
+        if k < pylons {
+            let (i, c) = (distinct[k / ne], empty[k % ne]);
+            return Some(Move::BuildPylon { card: t.cards[i as usize], cell: t.cells[c as usize] });
+        }
+        k -= pylons;
+        if k < nd {
+            return Some(Move::Discard { card: t.cards[distinct[k] as usize] });
+        }
+        k -= nd;
+        if k < pass {
+            return Some(Move::Pass);
+        }
+        k -= pass;
+        if k < acc {
+            return Some(Move::PlaceAccumulator { row: k as u8 });
+        }
+        k -= acc;
+        Some(Move::PlaceSmart { energy: k as u8 })
     }
 
     fn overflow_moves(&self, out: &mut Vec<Move>) {
@@ -820,8 +930,14 @@ impl State {
                     Move::Deal { card: s.t.card(idx) }
                 }
             } else {
-                s.legal_moves(buf);
-                buf[(g.next() % buf.len() as u64) as usize]
+                let r = g.next();
+                match s.pick_action(r) {
+                    Some(m) => m,
+                    None => {
+                        s.legal_moves(buf);
+                        buf[(r % buf.len() as u64) as usize]
+                    }
+                }
             };
             if s.apply_mut(m).is_err() {
                 break;
@@ -830,6 +946,23 @@ impl State {
         }
         (s, plies)
     }
+}
+
+/// The card indices present in a multiset, in canonical order; returns how many.
+#[inline]
+fn distinct_cards(counts: &[u8; MAX_KINDS], out: &mut [u8; MAX_KINDS]) -> usize {
+    // A bit per card (the loop over the whole fixed array vectorises; unused slots are 0).
+    let mut mask = 0u32;
+    for (i, &n) in counts.iter().enumerate() {
+        mask |= ((n != 0) as u32) << i;
+    }
+    let mut nd = 0;
+    while mask != 0 {
+        out[nd] = mask.trailing_zeros() as u8;
+        mask &= mask - 1;
+        nd += 1;
+    }
+    nd
 }
 
 fn perft_rec(s: &State, level: usize, depth: usize, counts: &mut [u64], bufs: &mut [Vec<Move>]) {

@@ -40,17 +40,23 @@ pub mod json;
 mod moves;
 pub mod notation;
 pub mod observe;
+pub mod records;
 mod rng;
 mod rules;
 mod scan;
 mod score;
 mod state;
 
+pub use docs::{from_json, to_json, Document};
 pub use engine::{gcd, new_game};
 pub use error::{Error, IllegalMove, InvalidInput, JsonError, NotationError};
 pub use moves::{cell_bit, cells_of, Move, Seen};
 pub use notation::{format_state, parse_state};
-pub use observe::{format_observation, observation_tensor, observe, parse_observation, sample_state, Observation};
+pub use observe::{
+    format_observation, legal_moves_from, observation_tensor, observe, parse_observation, sample_state, unseen_counts,
+    Observation, UNSEEN,
+};
+pub use records::{format_record, parse_record, record_game, replay, GameRecord, GameResult, ReplayError};
 pub use rng::{seed_from_decimal, SplitMix64};
 pub use rules::{
     Card, Cell, Overflow, Rules, Tables, TechTiming, Tiebreak, ACCUMULATOR, DOWN, ENERGY_LETTERS, ENERGY_NAMES,

@@ -101,14 +101,18 @@ pub fn cells_of(mask: u16) -> impl Iterator<Item = Cell> {
     (0..10u16).filter(move |b| mask & (1 << b) != 0).map(|b| Cell { row: (b / 5) as u8, energy: (b % 5) as u8 })
 }
 
+fn letter(e: u8) -> char {
+    ENERGY_LETTERS.get(e as usize).copied().unwrap_or('?')
+}
+
 pub(crate) fn push_card(s: &mut String, c: Card) {
-    s.push(ENERGY_LETTERS[c.energy as usize]);
+    s.push(letter(c.energy));
     s.push_str(&c.value.to_string());
 }
 
 pub(crate) fn push_cell(s: &mut String, c: Cell) {
-    s.push((b'0' + c.row) as char);
-    s.push(ENERGY_LETTERS[c.energy as usize]);
+    s.push_str(&c.row.to_string());
+    s.push(letter(c.energy));
 }
 
 impl Move {
@@ -159,11 +163,11 @@ impl Move {
             Move::EndTurn => s.push('E'),
             Move::PlaceAccumulator { row } => {
                 s.push_str("A ");
-                s.push((b'0' + row) as char);
+                s.push_str(&row.to_string());
             }
             Move::PlaceSmart { energy } => {
                 s.push_str("M ");
-                s.push(ENERGY_LETTERS[energy as usize]);
+                s.push(letter(energy));
             }
             Move::Deal { card } => {
                 s.push('=');
@@ -171,7 +175,7 @@ impl Move {
             }
             Move::DealTech { tech } => {
                 s.push('=');
-                s.push_str(TECH_CODES[tech as usize]);
+                s.push_str(TECH_CODES.get(tech as usize).copied().unwrap_or("???"));
             }
         }
     }
@@ -190,6 +194,9 @@ impl Move {
         let mut sc = Scanner::new(&chars, "move");
         let m = read_move(&mut sc, rules, false)?;
         sc.end()?;
+        if has_zero_value(&m) {
+            return sc.err(0, "a card value above 255 is beyond this engine's range");
+        }
         match m {
             Seen::Move(m) => Ok(m),
             _ => unreachable_seen(&sc),
@@ -217,6 +224,21 @@ impl Move {
             Move::Deal { .. } => 15,
             Move::DealTech { .. } => 16,
         }
+    }
+}
+
+pub(crate) fn has_zero_value(m: &Seen) -> bool {
+    match m {
+        Seen::Move(
+            Move::Construct { card, .. }
+            | Move::Improve { card, .. }
+            | Move::Downsize { card, .. }
+            | Move::BuildPylon { card, .. }
+            | Move::Discard { card }
+            | Move::DrawFromDiscard { card }
+            | Move::Deal { card },
+        ) => card.value == 0,
+        _ => false,
     }
 }
 
@@ -295,10 +317,9 @@ pub(crate) fn read_card(sc: &mut Scanner, rules: Option<&Rules>) -> R<Card> {
             return sc.err(p, "not a card in play under these rules (R2)");
         }
     }
-    if v > 255 {
-        return sc.err(vp, "card value beyond this engine's range");
-    }
-    Ok(Card { energy, value: v as u8 })
+    // Values above 255 are beyond this engine's range (never in play, MAX_VALUE_CAP): they are
+    // read as 0, which no rule set has, so a consistency check refuses them later.
+    Ok(Card { energy, value: if v > 255 { 0 } else { v as u8 } })
 }
 
 pub(crate) fn read_row(sc: &mut Scanner) -> R<u8> {
@@ -373,9 +394,8 @@ pub(crate) fn read_move(sc: &mut Scanner, rules: Option<&Rules>, seen: bool) -> 
     let m = match kw.as_str() {
         "C" | "C*" | "I" | "D" | "P" => {
             space(sc)?;
-            if seen && (kw == "P" || kw == "C*") && sc.peek() == Some('?') {
-                sc.pos += 1;
-                space(sc)?;
+            if seen && (kw == "P" || kw == "C*") && sc.starts_with("? ") {
+                sc.pos += 2;
                 let cell = read_cell(sc, rules)?;
                 return Ok(if kw == "P" { Seen::Pylon(cell) } else { Seen::Secret(cell) });
             }

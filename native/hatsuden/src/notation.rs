@@ -313,11 +313,14 @@ pub(crate) fn slash(sc: &mut Scanner) -> R<()> {
     }
 }
 
+/// The space and key of the next field. A character other than the space right after a value
+/// is text after that value: the error names the field being read (NOTATION.md "Where an error
+/// points").
 pub(crate) fn space_key(sc: &mut Scanner, key: &'static str) -> R<usize> {
-    sc.field = key;
     if sc.peek() != Some(' ') {
-        return sc.err(sc.pos, format!("expected ' {key}=', found {}", sc.found()));
+        return sc.err(sc.pos, format!("unexpected {} after the value", sc.found()));
     }
+    sc.field = key;
     sc.pos += 1;
     sc.key(key)
 }
@@ -336,6 +339,9 @@ pub(crate) fn read_phase(sc: &mut Scanner) -> R<Phase> {
 }
 
 pub(crate) fn read_pending(sc: &mut Scanner) -> R<Pending> {
+    if sc.eat('-') {
+        return Ok(Pending::None);
+    }
     let (p, w) = sc.word();
     match w.as_str() {
         "-" => Ok(Pending::None),
@@ -347,6 +353,9 @@ pub(crate) fn read_pending(sc: &mut Scanner) -> R<Pending> {
 }
 
 pub(crate) fn read_end_reason(sc: &mut Scanner) -> R<EndReason> {
+    if sc.eat('-') {
+        return Ok(EndReason::None);
+    }
     let (p, w) = sc.word();
     match w.as_str() {
         "-" => Ok(EndReason::None),
@@ -490,42 +499,118 @@ pub(crate) fn read_state_line(text: &str) -> Result<RawState, NotationError> {
 /// Read a state in notation and check it (NOTATION.md "Consistency conditions of a state").
 pub fn parse_state(text: &str) -> Result<State, NotationError> {
     let raw = read_state_line(text)?;
-    check_state(&raw)
+    check_state(&raw).map_err(|p| p.at(&raw))
 }
 
-fn err<T>(field: &str, pos: usize, msg: impl Into<String>) -> Result<T, NotationError> {
-    Err(NotationError::new(field, pos, msg))
+/// One step of a path to the part of a state at fault (`("hands", 1, 3)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Seg {
+    K(&'static str),
+    I(usize),
 }
 
-/// Check cards in play and canonical order; returns counts.
-fn card_list(t: &Tables, field: &str, items: &Items<Card>) -> Result<[u8; MAX_KINDS], NotationError> {
-    let mut counts = [0u8; MAX_KINDS];
-    let mut last: i32 = -1;
-    for &(c, p) in items {
-        let Some(i) = t.index(c) else {
-            return err(field, p, "not a card in play under these rules (R2)");
+/// A consistency problem: the path of the part at fault and why.
+#[derive(Clone, Debug)]
+pub(crate) struct Problem {
+    pub path: Vec<Seg>,
+    pub message: String,
+}
+
+impl Problem {
+    /// The field (first key of the path).
+    pub fn field(&self) -> &'static str {
+        match self.path.first() {
+            Some(Seg::K(k)) => k,
+            _ => "state",
+        }
+    }
+
+    /// The JSON path (`$.hands[1][3]`).
+    pub fn json_path(&self) -> String {
+        let mut s = String::from("$");
+        for seg in &self.path {
+            match seg {
+                Seg::K(k) => {
+                    s.push('.');
+                    s.push_str(k);
+                }
+                Seg::I(i) => s.push_str(&format!("[{i}]")),
+            }
+        }
+        s
+    }
+
+    /// The notation error: at the most specific part of the path the line spells out, else at
+    /// the field's key.
+    pub fn at(&self, raw: &RawState) -> NotationError {
+        use Seg::{I, K};
+        let key = raw.key(self.field());
+        let pos = match self.path.as_slice() {
+            [K("hands" | "known_cards"), I(p), I(k), ..] => {
+                let items = if self.field() == "hands" { &raw.hands } else { &raw.known };
+                items.get(*p).and_then(|v| v.get(*k)).map(|x| x.1)
+            }
+            [K("deck"), I(k), ..] => raw.deck.get(*k).map(|x| x.1),
+            [K("discards"), I(k), ..] => raw.discards.get(*k).map(|x| x.1),
+            [K("tech_deck"), I(k), ..] => raw.tech_deck.get(*k).map(|x| x.1),
+            [K("tech_hands"), I(p), I(k), ..] => raw.tech_hands.get(*p).and_then(|v| v.get(*k)).map(|x| x.1),
+            [K("this_turn"), I(k), ..] => raw.this_turn.get(*k).map(|x| x.1),
+            [K("last_turn"), I(k), ..] => raw.last_turn.get(*k).map(|x| x.1),
+            [K("boards"), I(p), I(c), rest @ ..] => {
+                let cell = raw.boards.get(*p).and_then(|b| b.get(*c)).and_then(|x| x.as_ref());
+                match (cell, rest) {
+                    (Some(rs), [K("cards"), I(k), ..]) => rs.cards.get(*k).map(|x| x.1).or(Some(rs.pos)),
+                    (Some(rs), _) => Some(rs.pos),
+                    (None, _) => None,
+                }
+            }
+            _ => None,
         };
-        if (i as i32) < last {
-            return err(field, p, "cards are listed in canonical order (R2)");
+        NotationError::new(self.field(), pos.unwrap_or(key), self.message.clone())
+    }
+}
+
+fn prob<T>(path: &[Seg], msg: impl Into<String>) -> Result<T, Problem> {
+    Err(Problem { path: path.to_vec(), message: msg.into() })
+}
+
+fn with(path: &[Seg], more: &[Seg]) -> Vec<Seg> {
+    let mut v = path.to_vec();
+    v.extend_from_slice(more);
+    v
+}
+
+/// Cards in play (all), then canonical order; the counts.
+fn card_list(t: &Tables, path: &[Seg], items: &Items<Card>) -> Result<[u8; MAX_KINDS], Problem> {
+    let mut idx = Vec::with_capacity(items.len());
+    for (k, &(c, _)) in items.iter().enumerate() {
+        match t.index(c) {
+            Some(i) => idx.push(i),
+            None => return prob(&with(path, &[Seg::I(k)]), "not a card in play under these rules (R2)"),
         }
-        last = i as i32;
-        if counts[i as usize] == u8::MAX {
-            return err(field, p, "a copy too many (R2)");
+    }
+    let mut counts = [0u8; MAX_KINDS];
+    for k in 0..idx.len() {
+        if k > 0 && idx[k] < idx[k - 1] {
+            return prob(&with(path, &[Seg::I(k)]), "cards are listed in canonical order (R2)");
         }
-        counts[i as usize] += 1;
+        counts[idx[k] as usize] = counts[idx[k] as usize].saturating_add(1);
     }
     Ok(counts)
 }
 
-fn tech_list(t: &Tables, field: &str, items: &Items<u8>) -> Result<u8, NotationError> {
+fn tech_list(t: &Tables, path: &[Seg], items: &Items<u8>) -> Result<u8, Problem> {
     let mut mask = 0u8;
     let mut last: i32 = -1;
-    for &(x, p) in items {
+    for (k, &(x, _)) in items.iter().enumerate() {
         if t.rules.techs & (1 << x) == 0 {
-            return err(field, p, format!("{} is not a tech card in play (R3)", TECH_CODES[x as usize]));
+            return prob(
+                &with(path, &[Seg::I(k)]),
+                format!("{} is not a tech card in play (R3)", TECH_CODES[x as usize]),
+            );
         }
         if x as i32 <= last {
-            return err(field, p, "tech cards are listed once each, in canonical order (R3)");
+            return prob(&with(path, &[Seg::I(k)]), "tech cards are listed once each, in canonical order (R3)");
         }
         last = x as i32;
         mask |= 1 << x;
@@ -533,7 +618,8 @@ fn tech_list(t: &Tables, field: &str, items: &Items<u8>) -> Result<u8, NotationE
     Ok(mask)
 }
 
-fn move_in_play(t: &Tables, m: &Seen) -> bool {
+/// Whether a (seen) move names only cards, cells, energies and tech cards in play.
+pub(crate) fn seen_in_play(t: &Tables, m: &Seen) -> bool {
     let card_ok = |c: Card| t.index(c).is_some();
     let cell_ok = |c: Cell| t.cell_index(c).is_some();
     match *m {
@@ -554,181 +640,200 @@ fn move_in_play(t: &Tables, m: &Seen) -> bool {
     }
 }
 
-/// The consistency conditions 1-27, in order; then the compact state.
-pub(crate) fn check_state(raw: &RawState) -> Result<State, NotationError> {
-    let t = raw.rules.tables().map_err(|e| NotationError::new("rules", raw.key("rules"), e.message))?;
+/// The consistency conditions 1-27 of NOTATION.md, in order; then the compact state.
+pub(crate) fn check_state(raw: &RawState) -> Result<State, Problem> {
+    use Seg::{I, K};
+    let t = match raw.rules.tables() {
+        Ok(t) => t,
+        Err(e) => return prob(&[K("rules")], e.message),
+    };
     let e = t.e;
     // 2
     if raw.current > 1 {
-        return err("current_player", raw.key("current_player"), format!("must be 0 or 1, got {}", raw.current));
+        return prob(&[K("current_player")], format!("must be 0 or 1, got {}", raw.current));
     }
     let cur = raw.current as usize;
     // 3
-    let mut hands = [[0u8; MAX_KINDS]; 2];
-    for p in 0..2 {
-        hands[p] = card_list(t, "hands", &raw.hands[p])?;
-    }
+    let hands = [card_list(t, &[K("hands"), I(0)], &raw.hands[0])?, card_list(t, &[K("hands"), I(1)], &raw.hands[1])?];
     for p in 0..2 {
         if raw.hands[p].len() as u64 > t.rules.hand_size as u64 {
-            return err("hands", raw.key("hands"), "a hand holds at most hand_size cards");
+            return prob(&[K("hands"), I(p)], format!("more than hand_size={} cards", t.rules.hand_size));
         }
     }
     // 4
-    let deck = card_list(t, "deck", &raw.deck)?;
-    let discards = card_list(t, "discards", &raw.discards)?;
+    let deck = card_list(t, &[K("deck")], &raw.deck)?;
+    let discards = card_list(t, &[K("discards")], &raw.discards)?;
     // 5
     let mut boards = [[Stack::default(); crate::rules::MAX_CELLS]; 2];
     for p in 0..2 {
+        if raw.boards[p].len() != t.ncells {
+            return prob(&[K("boards"), I(p)], format!("a grid has {} cells (R4)", t.ncells));
+        }
         for (c, cell) in raw.boards[p].iter().enumerate() {
             let Some(rs) = cell else { continue };
+            let path = [K("boards"), I(p), I(c)];
             let col = c % e;
-            let mut st = Stack { flags: rs.flags, len: 0, cards: [0; STACK_CAP] };
+            if rs.cards.is_empty() {
+                return prob(&with(&path, &[K("cards")]), "a stack holds at least one card (R4)");
+            }
             let mut idx = Vec::with_capacity(rs.cards.len());
-            for &(card, pos) in &rs.cards {
-                let card = card.unwrap_or_default();
-                let Some(i) = t.index(card) else {
-                    return err("boards", pos, "not a card in play under these rules (R2)");
-                };
-                idx.push((i, pos));
+            for (k, &(card, _)) in rs.cards.iter().enumerate() {
+                match card.and_then(|c| t.index(c)) {
+                    Some(i) => idx.push(i),
+                    None => {
+                        return prob(&with(&path, &[K("cards"), I(k)]), "not a card in play under these rules (R2)")
+                    }
+                }
             }
             if rs.flags & FLIPPED != 0 && rs.flags & FACE_DOWN == 0 {
-                return err("boards", rs.pos, "a flipped stack is face down (R21)");
+                return prob(&with(&path, &[K("flipped")]), "a flipped stack is face down (R21)");
             }
             if rs.flags & FACE_DOWN != 0 && rs.flags & FLIPPED == 0 {
                 if idx.len() != 1 || rs.flags & (SECRET | DOWNSIZED) != 0 {
-                    return err("boards", rs.pos, "a pylon built from hand is one card (R14)");
+                    return prob(&path, "a pylon built from hand is one card, not secret or downsized (R14)");
                 }
             } else {
-                let mut downs = 0;
-                for k in 0..idx.len() {
-                    let (i, pos) = idx[k];
+                for (k, &i) in idx.iter().enumerate() {
                     if t.col[i as usize] as usize != col {
-                        return err("boards", pos, "a stack holds only cards of its column's energy (R10-R13)");
-                    }
-                    if k > 0 {
-                        let below = t.value[idx[k - 1].0 as usize];
-                        let v = t.value[i as usize];
-                        if v == below {
-                            return err("boards", pos, "never a card on an equal value (R12, R13)");
-                        }
-                        if v < below {
-                            downs += 1;
-                            if rs.flags & DOWNSIZED == 0 || downs > 1 {
-                                return err("boards", pos, "a lower card only once, on a downsized stack (R13)");
-                            }
-                        }
+                        return prob(
+                            &with(&path, &[K("cards"), I(k)]),
+                            "a plant holds only its column's energy (R10-R13)",
+                        );
                     }
                 }
-                if rs.flags & DOWNSIZED != 0 && downs != 1 {
-                    return err("boards", rs.pos, "a downsized stack has exactly one lower card (R13)");
+                let mut drops = 0;
+                for k in 1..idx.len() {
+                    let (below, v) = (t.value[idx[k - 1] as usize], t.value[idx[k] as usize]);
+                    if v == below {
+                        return prob(
+                            &with(&path, &[K("cards"), I(k)]),
+                            "a card never goes on an equal value (R12, R13)",
+                        );
+                    }
+                    if v < below {
+                        drops += 1;
+                    }
+                }
+                if drops != (rs.flags & DOWNSIZED != 0) as usize {
+                    return prob(
+                        &with(&path, &[K("downsized")]),
+                        "a downsized stack has exactly one lower card, others none (R13)",
+                    );
                 }
             }
             if idx.len() > STACK_CAP {
-                return err("boards", rs.pos, "a stack too high for this engine");
+                return prob(&path, "a stack too high for this engine");
             }
-            for (i, _) in idx {
+            let mut st = Stack { flags: rs.flags, len: 0, cards: [0; STACK_CAP] };
+            for i in idx {
                 st.push(i);
             }
             boards[p][c] = st;
         }
     }
-    // 6: conservation
+    // 6: conservation (R2)
     let mut count = [0u32; MAX_KINDS];
     let copies = t.copies as u32;
-    let mut over = |i: u8, field: &str, pos: usize| -> Result<(), NotationError> {
-        count[i as usize] += 1;
-        if count[i as usize] > copies {
-            return err(field, pos, format!("a copy too many of a card: {copies} in the game (R2)"));
-        }
-        Ok(())
-    };
+    let mut places: Vec<(Vec<Seg>, u8)> = Vec::new();
     for p in 0..2 {
-        for &(c, pos) in &raw.hands[p] {
-            over(t.index(c).unwrap_or(0), "hands", pos)?;
+        for (k, &(c, _)) in raw.hands[p].iter().enumerate() {
+            places.push((vec![K("hands"), I(p), I(k)], t.index(c).unwrap_or(0)));
         }
     }
-    for &(c, pos) in &raw.deck {
-        over(t.index(c).unwrap_or(0), "deck", pos)?;
+    for (k, &(c, _)) in raw.deck.iter().enumerate() {
+        places.push((vec![K("deck"), I(k)], t.index(c).unwrap_or(0)));
     }
-    for &(c, pos) in &raw.discards {
-        over(t.index(c).unwrap_or(0), "discards", pos)?;
+    for (k, &(c, _)) in raw.discards.iter().enumerate() {
+        places.push((vec![K("discards"), I(k)], t.index(c).unwrap_or(0)));
     }
     for p in 0..2 {
-        for cell in raw.boards[p].iter().flatten() {
-            for &(c, pos) in &cell.cards {
-                over(t.index(c.unwrap_or_default()).unwrap_or(0), "boards", pos)?;
+        for c in 0..t.ncells {
+            for (k, &i) in boards[p][c].cards().iter().enumerate() {
+                places.push((vec![K("boards"), I(p), I(c), K("cards"), I(k)], i));
             }
         }
     }
+    for (path, i) in places {
+        count[i as usize] += 1;
+        if count[i as usize] > copies {
+            return prob(&path, format!("a copy too many: {copies} in the game (R2)"));
+        }
+    }
     if (0..t.kinds).any(|i| count[i] < copies) {
-        return err("deck", raw.key("deck"), "a card missing from deck, hands, discards and grids (R2)");
+        return prob(&[K("deck")], "a card missing from deck, hands, discards and grids (R2)");
     }
     // 7
-    let tech_deck = tech_list(t, "tech_deck", &raw.tech_deck)?;
-    let th = [tech_list(t, "tech_hands", &raw.tech_hands[0])?, tech_list(t, "tech_hands", &raw.tech_hands[1])?];
+    let tech_deck = tech_list(t, &[K("tech_deck")], &raw.tech_deck)?;
+    let th = [
+        tech_list(t, &[K("tech_hands"), I(0)], &raw.tech_hands[0])?,
+        tech_list(t, &[K("tech_hands"), I(1)], &raw.tech_hands[1])?,
+    ];
     // 8, 9
     let mut accumulator = NONE;
     if let Some((p, r)) = raw.accumulator {
         if p > 1 || r > 1 {
-            return err("accumulator", raw.key("accumulator"), "player and row are 0 or 1");
+            return prob(&[K("accumulator")], "player and row are 0 or 1");
         }
         accumulator = (p * 2 + r) as u8;
     }
     let mut smart = NONE;
-    if let Some(s) = raw.smart {
-        if s as usize >= e {
-            return err("smart", raw.key("smart"), "not an energy in play (R1, R20)");
+    if let Some(x) = raw.smart {
+        if x as usize >= e {
+            return prob(&[K("smart")], "not an energy in play (R1, R20)");
         }
-        smart = s;
+        smart = x;
     }
-    // 10: tech conservation
-    let mut placed = 0u8;
-    let mut place = |tech: u8, field: &str, pos: usize| -> Result<(), NotationError> {
-        if t.rules.techs & (1 << tech) == 0 {
-            return err(field, pos, "a tech card not in play (R3)");
-        }
-        if placed & (1 << tech) != 0 {
-            return err(field, pos, "a tech card in a second place (R3)");
-        }
-        placed |= 1 << tech;
-        Ok(())
-    };
-    for &(x, pos) in &raw.tech_deck {
-        place(x, "tech_deck", pos)?;
+    // 10: tech conservation (R3)
+    let mut places: Vec<(Vec<Seg>, u8)> = Vec::new();
+    for (k, &(x, _)) in raw.tech_deck.iter().enumerate() {
+        places.push((vec![K("tech_deck"), I(k)], x));
     }
     for p in 0..2 {
-        for &(x, pos) in &raw.tech_hands[p] {
-            place(x, "tech_hands", pos)?;
+        for (k, &(x, _)) in raw.tech_hands[p].iter().enumerate() {
+            places.push((vec![K("tech_hands"), I(p), I(k)], x));
         }
     }
     if accumulator != NONE {
-        place(crate::rules::ACCUMULATOR, "accumulator", raw.key("accumulator"))?;
+        places.push((vec![K("accumulator")], crate::rules::ACCUMULATOR));
     }
     if smart != NONE {
-        place(crate::rules::SMART, "smart", raw.key("smart"))?;
+        places.push((vec![K("smart")], crate::rules::SMART));
     }
     for p in 0..2 {
-        for cell in raw.boards[p].iter().flatten() {
-            if cell.flags & SECRET != 0 {
-                place(crate::rules::SECRET_BUILD, "boards", cell.pos)?;
+        for c in 0..t.ncells {
+            let st = &boards[p][c];
+            if st.len > 0 && st.flags & SECRET != 0 {
+                places.push((vec![K("boards"), I(p), I(c), K("secret")], crate::rules::SECRET_BUILD));
             }
-            if cell.flags & DOWNSIZED != 0 {
-                place(crate::rules::DOWN, "boards", cell.pos)?;
+            if st.len > 0 && st.flags & DOWNSIZED != 0 {
+                places.push((vec![K("boards"), I(p), I(c), K("downsized")], crate::rules::DOWN));
             }
         }
     }
+    let mut placed = 0u8;
+    for (path, x) in places {
+        if t.rules.techs & (1 << x) == 0 {
+            return prob(&path, "a tech card not in play (R3)");
+        }
+        if placed & (1 << x) != 0 {
+            return prob(&path, "a tech card in two places; there is one (R3)");
+        }
+        placed |= 1 << x;
+    }
     if placed != t.rules.techs {
-        return err("tech_deck", raw.key("tech_deck"), "a tech card in no place (R3)");
+        return prob(&[K("tech_deck")], "a tech card is nowhere (R3)");
     }
     // 11
     let mut known = [[0u8; MAX_KINDS]; 2];
     for p in 0..2 {
-        known[p] = card_list(t, "known_cards", &raw.known[p])?;
-        for &(c, pos) in &raw.known[p] {
+        known[p] = card_list(t, &[K("known_cards"), I(p)], &raw.known[p])?;
+        let mut left = hands[p];
+        for (k, &(c, _)) in raw.known[p].iter().enumerate() {
             let i = t.index(c).unwrap_or(0) as usize;
-            if known[p][i] > hands[p][i] {
-                return err("known_cards", pos, "known cards are cards of the hand (R36)");
+            if left[i] == 0 {
+                return prob(&[K("known_cards"), I(p), I(k)], "not in the hand (R36)");
             }
+            left[i] -= 1;
         }
     }
     // 12
@@ -736,43 +841,46 @@ pub(crate) fn check_state(raw: &RawState) -> Result<State, NotationError> {
     if let Some(c) = raw.played {
         match t.cell_index(c) {
             Some(ci) => played = ci,
-            None => return err("played_cell", raw.key("played_cell"), "not a cell in play"),
+            None => return prob(&[K("played_cell")], "not an energy in play (R1)"),
         }
     }
     let mut turn_discard = NONE;
     if let Some(c) = raw.turn_discard {
         match t.index(c) {
             Some(i) => turn_discard = i,
-            None => return err("turn_discard", raw.key("turn_discard"), "not a card in play"),
+            None => return prob(&[K("turn_discard")], "not a card in play (R2)"),
         }
     }
     let mut logs = [Log::default(), Log::default()];
-    for (k, (field, items)) in [("this_turn", &raw.this_turn), ("last_turn", &raw.last_turn)].into_iter().enumerate() {
-        for (m, pos) in items {
-            if !move_in_play(t, m) {
-                return err(field, *pos, "a move with a card, cell, energy or tech card not in play");
+    for (n, (field, items)) in [("this_turn", &raw.this_turn), ("last_turn", &raw.last_turn)].into_iter().enumerate() {
+        for (k, (m, _)) in items.iter().enumerate() {
+            if !seen_in_play(t, m) {
+                return prob(&[K(field), I(k)], "a move with a card, cell, energy or tech card not in play");
             }
             let Seen::Move(m) = m else {
-                return err(field, *pos, "a concealed move in a state");
+                return prob(&[K(field), I(k)], "a concealed move in a state");
             };
-            if logs[k].len as usize >= LOG_CAP {
-                return err(field, *pos, "a turn log too long for this engine");
+            if logs[n].len as usize >= LOG_CAP {
+                return prob(&[K(field), I(k)], "a turn log too long for this engine");
             }
-            logs[k].push(*m);
+            logs[n].push(*m);
         }
     }
     // 13
     let mut rng = None;
     if let Some(g) = raw.rng {
         if g >= 1u128 << 64 {
-            return err("rng_state", raw.key("rng_state"), "the generator state is below 2^64 (R32)");
+            return prob(&[K("rng_state")], "the generator state is in [0, 2**64) (R32)");
         }
         rng = Some(g as u64);
+    }
+    if raw.stall > u32::MAX as u64 {
+        return prob(&[K("stall_count")], "a stall counter beyond this engine's range");
     }
     let mut end_trigger = NONE;
     if let Some(p) = raw.end_trigger {
         if p > 1 {
-            return err("end_triggered_by", raw.key("end_triggered_by"), "must be 0 or 1");
+            return prob(&[K("end_triggered_by")], "must be 0 or 1");
         }
         end_trigger = p as u8;
     }
@@ -780,97 +888,99 @@ pub(crate) fn check_state(raw: &RawState) -> Result<State, NotationError> {
     let pending = raw.pending;
     // 14
     if (pending != Pending::None) != (phase == Phase::Chance) {
-        return err("pending_chance", raw.key("pending_chance"), "a chance event is pending iff the phase is CHANCE");
+        return prob(&[K("pending_chance")], "a chance event is pending iff the phase is CHANCE");
     }
-    if rng.is_some() && phase == Phase::Chance {
-        return err("pending_chance", raw.key("pending_chance"), "a seeded state is never in CHANCE (R8)");
+    if rng.is_some() && pending != Pending::None {
+        return prob(&[K("pending_chance")], "a seeded state is never in CHANCE (R8)");
     }
     let mover = &boards[cur];
     // 15
     if played != NONE {
-        let ok_phase = matches!(phase, Phase::Tech | Phase::Overflow | Phase::Draw)
-            || (phase == Phase::Chance && pending != Pending::Setup);
-        if !ok_phase {
-            return err(
-                "played_cell",
-                raw.key("played_cell"),
-                format!("no card is played this turn in {}", phase.name()),
-            );
+        if !matches!(phase, Phase::Tech | Phase::Overflow | Phase::Draw | Phase::Chance) {
+            return prob(&[K("played_cell")], format!("no card is played this turn in {}", phase.name()));
+        }
+        if pending == Pending::Setup {
+            return prob(&[K("played_cell")], "no card is played during the deal (R7)");
         }
         if mover[played as usize].is_empty() {
-            return err("played_cell", raw.key("played_cell"), "the played cell is empty");
+            return prob(&[K("played_cell")], "the played cell is empty");
         }
     }
     // 16
     if turn_discard != NONE {
-        let ok_phase = phase == Phase::Draw || (phase == Phase::Chance && pending == Pending::Draw);
-        if !ok_phase || played != NONE || discards[turn_discard as usize] == 0 {
-            return err("turn_discard", raw.key("turn_discard"), "no card is discarded this turn here");
+        if phase != Phase::Draw && pending != Pending::Draw {
+            return prob(&[K("turn_discard")], format!("no card is discarded this turn in {}", phase.name()));
+        }
+        if played != NONE {
+            return prob(&[K("turn_discard")], "a turn has one action: a card played or discarded");
+        }
+        if discards[turn_discard as usize] == 0 {
+            return prob(&[K("turn_discard")], "the card discarded this turn is in the discards");
         }
     }
     // 17
     let after_action = matches!(phase, Phase::Tech | Phase::Overflow | Phase::Draw)
-        || (phase == Phase::Chance && matches!(pending, Pending::Draw | Pending::Tech));
+        || matches!(pending, Pending::Draw | Pending::Tech);
     if after_action && raw.hands[cur].len() as u64 >= t.rules.hand_size as u64 {
-        return err("hands", raw.key("hands"), "after the action the mover holds fewer than hand_size cards");
+        return prob(&[K("hands"), I(cur)], "after the action the mover holds fewer than hand_size cards (R9, R22)");
     }
     // 18
     if matches!(phase, Phase::Tech | Phase::Overflow) || pending == Pending::Tech {
-        if played == NONE || !mover[played as usize].is_plant() {
-            return err("played_cell", raw.key("played_cell"), "a played plant is needed here (R17, R21)");
+        if played == NONE {
+            return prob(&[K("played_cell")], "a card is played this turn before TECH and OVERFLOW");
+        }
+        if mover[played as usize].flags & FACE_DOWN != 0 {
+            return prob(&[K("played_cell")], "the played cell holds a pylon (R17, R21)");
         }
         if phase == Phase::Tech && tech_deck == 0 {
-            return err("tech_deck", raw.key("tech_deck"), "TECH needs a tech card to draw (R17)");
+            return prob(&[K("tech_deck")], "TECH needs a tech card to draw (R17)");
         }
     }
     // 19
     if pending == Pending::Tech {
         if tech_deck == 0 {
-            return err("tech_deck", raw.key("tech_deck"), "no tech card to deal (R6)");
+            return prob(&[K("tech_deck")], "a tech card is dealt from an empty tech deck (R6)");
         }
         if t.value[mover[played as usize].top() as usize] != t.mv {
-            return err("played_cell", raw.key("played_cell"), "a tech card is drawn only for a max_value (R17)");
+            return prob(&[K("played_cell")], format!("a tech card is drawn for a {}", t.mv));
         }
     }
     // 20
     let deck_len: u32 = deck.iter().map(|&n| n as u32).sum();
     if matches!(pending, Pending::Draw | Pending::Setup) && deck_len == 0 {
-        return err("deck", raw.key("deck"), "no card to deal (R6)");
+        return prob(&[K("deck")], "a card is dealt from an empty deck (R6)");
     }
     // 21
     if pending == Pending::Setup {
         let hs = t.rules.hand_size as usize;
         let (n0, n1) = (raw.hands[0].len(), raw.hands[1].len());
-        if n1 > 0 && n0 < hs {
-            return err("hands", raw.key("hands"), "player 1 is dealt after player 0 (R7)");
-        }
-        if n0 >= hs && n1 >= hs {
-            return err("pending_chance", raw.key("pending_chance"), "both hands are dealt (R7)");
-        }
         let receiver = if n0 < hs { 0 } else { 1 };
+        if n1 > 0 && n0 < hs {
+            return prob(&[K("hands"), I(1)], "player 1 is dealt to after player 0's hand is full (R7)");
+        }
+        if n1 >= hs {
+            return prob(&[K("pending_chance")], "both hands are complete: the deal is over (R7)");
+        }
         if cur != receiver {
-            return err("current_player", raw.key("current_player"), "the receiver of the deal moves (R7)");
+            return prob(&[K("current_player")], format!("player {receiver} receives the next Deal (R7)"));
         }
         let grids_empty = boards.iter().all(|b| b.iter().all(|s| s.is_empty()));
-        if !raw.discards.is_empty()
-            || !grids_empty
-            || th[0] | th[1] != 0
-            || accumulator != NONE
-            || smart != NONE
-            || raw.stall != 0
-            || end_trigger != NONE
-            || !raw.known[0].is_empty()
-            || !raw.known[1].is_empty()
-        {
-            return err("pending_chance", raw.key("pending_chance"), "nothing has happened before the deal (R7)");
+        if !raw.discards.is_empty() || !grids_empty {
+            return prob(&[K("pending_chance")], "nothing is played during the deal (R7)");
+        }
+        if th[0] | th[1] != 0 || accumulator != NONE || smart != NONE {
+            return prob(&[K("pending_chance")], "no tech card is drawn during the deal (R7)");
+        }
+        if raw.stall != 0 || end_trigger != NONE || !raw.known[0].is_empty() || !raw.known[1].is_empty() {
+            return prob(&[K("pending_chance")], "the deal comes before any turn (R7)");
         }
         if !raw.this_turn.is_empty() || !raw.last_turn.is_empty() {
-            return err("this_turn", raw.key("this_turn"), "the deal is in no log (R7)");
+            return prob(&[K("this_turn")], "the deal is not part of any turn (R7)");
         }
     }
     // 22
     if phase == Phase::GameOver && !raw.this_turn.is_empty() {
-        return err("this_turn", raw.key("this_turn"), "no turn is in progress at GAME_OVER");
+        return prob(&[K("this_turn")], "no turn is in progress once the game is over");
     }
     let mut st = State::empty(t);
     st.phase = phase;
@@ -897,58 +1007,51 @@ pub(crate) fn check_state(raw: &RawState) -> Result<State, NotationError> {
     st.this_turn = logs[0];
     st.last_turn = logs[1];
     // 23
+    let exceeding = matches!(phase, Phase::Tech | Phase::Overflow) || pending == Pending::Tech;
     for p in 0..2 {
         for row in 0..2 {
-            let exempt = p == cur
-                && played != NONE
-                && played as usize / e == row
-                && (matches!(phase, Phase::Tech | Phase::Overflow) || pending == Pending::Tech);
-            if !exempt && st.row_supply(p, row) > st.tolerance(p, row) {
-                return err("boards", raw.key("boards"), "a row over its tolerance (R9, R21)");
+            let over = st.row_supply(p, row) > st.tolerance(p, row);
+            let mine = exceeding && p == cur && played != NONE && played as usize / e == row;
+            if over && !mine {
+                return prob(&[K("boards"), I(p)], format!("row {row} supplies more than its tolerance (R21)"));
+            }
+            if phase == Phase::Overflow && mine && !over {
+                return prob(&[K("phase")], "OVERFLOW needs the played row over tolerance (R21)");
             }
         }
     }
-    if phase == Phase::Overflow {
-        let row = played as usize / e;
-        if st.row_supply(cur, row) <= st.tolerance(cur, row) {
-            return err("phase", raw.key("phase"), "OVERFLOW needs the played row over its tolerance (R21)");
-        }
-    }
     // 24
-    if (raw.end_reason != EndReason::None) != (phase == Phase::GameOver) {
-        return err("end_reason", raw.key("end_reason"), "the game has an end reason iff it is over (R26)");
+    let over = phase == Phase::GameOver;
+    if (raw.end_reason != EndReason::None) != over {
+        return prob(&[K("end_reason")], "the game has an end reason iff it is over (R26)");
     }
     // 25
     if end_trigger != NONE {
         if boards[end_trigger as usize][..t.ncells].iter().any(|s| s.is_empty()) {
-            return err("end_triggered_by", raw.key("end_triggered_by"), "only a full grid triggers the end (R24)");
+            return prob(&[K("end_triggered_by")], "only a full grid triggers the end (R24)");
         }
-        if phase != Phase::GameOver && end_trigger as usize == cur {
-            return err("end_triggered_by", raw.key("end_triggered_by"), "the opponent plays the last turn (R24)");
+        if !over && end_trigger as usize == cur {
+            return prob(&[K("end_triggered_by")], "the opponent plays the last turn (R24)");
         }
     }
     // 26
     if raw.end_reason == EndReason::FinalTurn && (end_trigger == NONE || end_trigger as usize != cur) {
-        return err("end_reason", raw.key("end_reason"), "a final-turn end follows the trigger (R24)");
+        return prob(&[K("end_reason")], "a final turn follows the other player's trigger (R24)");
     }
     // 27
     match t.rules.stall_limit {
         None => {
             if raw.end_reason == EndReason::Stall {
-                return err("end_reason", raw.key("end_reason"), "no stall end without a stall limit (R25)");
+                return prob(&[K("end_reason")], "no stall end without a stall limit (R25)");
             }
         }
         Some(limit) => {
             let limit = limit as u64;
-            let bad = raw.stall > limit
-                || (phase != Phase::GameOver && raw.stall >= limit)
-                || (raw.end_reason == EndReason::Stall && raw.stall != limit);
-            if bad {
-                return err(
-                    "stall_count",
-                    raw.key("stall_count"),
-                    format!("the game ends when the counter reaches {limit} (R25)"),
-                );
+            if raw.stall > limit || (!over && raw.stall == limit) {
+                return prob(&[K("stall_count")], format!("the game ends when the counter reaches {limit} (R25)"));
+            }
+            if raw.end_reason == EndReason::Stall && raw.stall != limit {
+                return prob(&[K("stall_count")], format!("a stall end comes at {limit} (R25)"));
             }
         }
     }

@@ -90,8 +90,9 @@ fn seen_log(log: &[Move], owner: usize, p: usize) -> Vec<Seen> {
         .collect()
 }
 
-/// Player p's observation of the state (R37).
+/// Player p's observation of the state (R37); `p` is 0 or 1 (taken mod 2).
 pub fn observe(s: &State, p: usize) -> Observation {
+    let p = p & 1;
     let t = s.t;
     let q = 1 - p;
     let mut boards = s.boards;
@@ -282,7 +283,7 @@ fn unseen_techs(o: &Observation) -> Vec<u8> {
 pub fn observation_tensor(o: &Observation) -> Vec<i64> {
     let t = o.t;
     let k = t.kinds;
-    let me = o.player;
+    let me = o.player & 1;
     let them = 1 - me;
     let mut v: Vec<i64> = Vec::with_capacity(400);
     let one_hot = |v: &mut Vec<i64>, n: usize, at: Option<usize>| {
@@ -339,11 +340,11 @@ pub fn observation_tensor(o: &Observation) -> Vec<i64> {
     one_hot(&mut v, t.e, (o.smart != NONE).then_some(o.smart as usize));
     one_hot(&mut v, t.ncells, (o.played != NONE).then_some(o.played as usize));
     one_hot(&mut v, k, (o.turn_discard != NONE).then_some(o.turn_discard as usize));
-    one_hot(&mut v, 3, (o.pending != Pending::None).then_some(o.pending as usize - 1));
+    one_hot(&mut v, 3, (o.pending as usize).checked_sub(1));
     v.push(o.stall_count as i64);
     v.push((o.end_trigger != NONE && o.end_trigger as usize == me) as i64);
     v.push((o.end_trigger != NONE && o.end_trigger as usize == them) as i64);
-    one_hot(&mut v, 2, (o.end_reason != EndReason::None).then_some(o.end_reason as usize - 1));
+    one_hot(&mut v, 2, (o.end_reason as usize).checked_sub(1));
     v
 }
 
@@ -461,6 +462,9 @@ fn secret_fits(o: &Observation, seat: usize, cell: usize) -> Vec<bool> {
 /// `g` goes on after the draws. The result is seeded with `g` (explicit in CHANCE).
 pub fn sample_state(o: &Observation, g: &mut SplitMix64) -> Result<State, InvalidInput> {
     let t = o.t;
+    if o.player > 1 || o.current_player > 1 {
+        return Err(InvalidInput::new("player", "players are 0 and 1"));
+    }
     let p = o.player;
     let q = 1 - p;
     let mut counts = unseen_counts(o)?;
@@ -604,6 +608,16 @@ pub fn sample_state(o: &Observation, g: &mut SplitMix64) -> Result<State, Invali
         }
         Ok(out)
     };
+    // What the engine relies on (NOTATION.md conditions 15 and 18), for observations built by
+    // hand rather than read: a played cell is a cell of the grid, and TECH, OVERFLOW and a
+    // pending tech draw have a played plant.
+    if o.played != NONE && o.played as usize >= t.ncells {
+        return Err(InvalidInput::new("played_cell", "not a cell in play"));
+    }
+    let needs_plant = matches!(o.phase, Phase::Tech | Phase::Overflow) || o.pending == Pending::Tech;
+    if needs_plant && (o.played == NONE || !s.boards[o.current_player][o.played as usize].is_plant()) {
+        return Err(InvalidInput::new("played_cell", "TECH and OVERFLOW follow a plant played this turn"));
+    }
     s.this_turn = unseal(&o.this_turn, o.current_player)?;
     s.last_turn = unseal(&o.last_turn, 1 - o.current_player)?;
     if o.phase != Phase::Chance {
@@ -662,32 +676,12 @@ fn counts_of(t: &Tables, field: &str, items: &Items<Card>) -> Result<[u8; MAX_KI
     Ok(counts)
 }
 
-fn to_stack(t: &Tables, rs: &RawStack) -> Result<Stack, NotationError> {
-    let mut st = Stack { flags: rs.flags, len: 0, cards: [0; STACK_CAP] };
-    if rs.cards.len() > STACK_CAP {
-        return nerr("boards", rs.pos, "a stack too high");
-    }
-    if rs.flags & FLIPPED != 0 && rs.flags & FACE_DOWN == 0 {
-        return nerr("boards", rs.pos, "a flipped stack is face down");
-    }
-    for &(c, p) in &rs.cards {
-        match c {
-            None => st.push(UNSEEN),
-            Some(c) => match t.index(c) {
-                Some(i) => st.push(i),
-                None => return nerr("boards", p, "not a card in play (R2)"),
-            },
-        }
-    }
-    Ok(st)
-}
-
 /// Read an observation in notation. The line is read completely and its own structure is
 /// checked (see PORT_NOTES.md: the completion check of NOTATION.md is partly implemented).
 pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
     let chars: Vec<char> = text.chars().collect();
     let mut sc = Scanner::new(&chars, "rules");
-    let mut keys: Vec<(&str, usize)> = Vec::new();
+    let mut keys: Vec<(&'static str, usize)> = Vec::new();
     keys.push(("rules", sc.key("rules")?));
     let rules = read_rules(&mut sc)?;
     let t = rules.tables().map_err(|e| NotationError::new("rules", 0, e.message))?;
@@ -747,6 +741,8 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
     let last_turn = read_log(&mut sc, true)?;
     sc.end()?;
     let key = |name: &str| keys.iter().find(|(k, _)| *k == name).map(|(_, p)| *p).unwrap_or(0);
+    let this_pos: Vec<usize> = this_turn.iter().map(|(_, p)| *p).collect();
+    let last_pos: Vec<usize> = last_turn.iter().map(|(_, p)| *p).collect();
     // Structure, in field order.
     if player > 1 {
         return nerr("player", key("player"), "must be 0 or 1");
@@ -796,22 +792,36 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
     }
     let discards_c = counts_of(t, "discards", &discards)?;
     let mut boards = [[Stack::default(); MAX_CELLS]; 2];
-    for (seat, b) in [b0, b1].iter().enumerate() {
+    let raw_boards = [b0, b1];
+    for (seat, b) in raw_boards.iter().enumerate() {
         for (c, cell) in b.iter().enumerate() {
             if let Some(rs) = cell {
-                let st = to_stack(t, rs)?;
-                for (pos, &(card, cp)) in rs.cards.iter().enumerate() {
-                    if card.is_none() {
-                        let pylon = rs.flags & FACE_DOWN != 0 && rs.flags & FLIPPED == 0;
-                        let ok_place = seat != player as usize && pos == 0 && (pylon || rs.flags & SECRET != 0);
-                        if !ok_place {
-                            return nerr(
-                                "boards",
-                                cp,
-                                "a hidden card only under an opponent's pylon or secret stack (R30)",
-                            );
+                let mut st = Stack { flags: rs.flags, len: 0, cards: [0; STACK_CAP] };
+                if rs.cards.len() > STACK_CAP {
+                    return nerr("boards", rs.pos, "a stack too high for this engine");
+                }
+                for (k, &(card, cp)) in rs.cards.iter().enumerate() {
+                    match card {
+                        None => {
+                            let pylon = rs.flags & FACE_DOWN != 0 && rs.flags & FLIPPED == 0;
+                            let hidden_place = k == 0 && (rs.flags & SECRET != 0 || pylon);
+                            if seat == player as usize || !hidden_place {
+                                return nerr(
+                                    "boards",
+                                    cp,
+                                    "only an opponent's built pylon card or secret card is hidden (R30)",
+                                );
+                            }
+                            st.push(UNSEEN);
                         }
+                        Some(card) => match t.index(card) {
+                            Some(i) => st.push(i),
+                            None => return nerr("boards", cp, "not a card in play (R2)"),
+                        },
                     }
+                }
+                if rs.flags & FLIPPED != 0 && rs.flags & FACE_DOWN == 0 {
+                    return nerr("boards", rs.pos, "a flipped stack is face down (R21)");
                 }
                 boards[seat][c] = st;
             }
@@ -846,6 +856,31 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
         }
         et = x as u8;
     }
+    // The turn logs: moves in play; a concealed move only in the opponent's log (this_turn is
+    // the mover's, last_turn the other player's), naming a cell whose bottom card is hidden.
+    for (field, log, owner) in
+        [("this_turn", &this_turn, current as usize), ("last_turn", &last_turn, 1 - current as usize)]
+    {
+        for (m, pos) in log.iter() {
+            if !crate::notation::seen_in_play(t, m) {
+                return nerr(field, *pos, "a move with a card, cell, energy or tech card not in play");
+            }
+            match m {
+                Seen::Move(_) => {}
+                _ if owner == player as usize => {
+                    return nerr(field, *pos, "a concealed move only in the opponent's log");
+                }
+                Seen::Pylon(c) | Seen::Secret(c) => {
+                    let ci = t.cell_index(*c).unwrap_or(0) as usize;
+                    let st = &boards[owner][ci];
+                    if st.is_empty() || st.cards[0] != UNSEEN {
+                        return nerr(field, *pos, "a concealed move names a cell whose bottom card is hidden");
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
     let o = Observation {
         t,
         player: player as usize,
@@ -869,39 +904,175 @@ pub fn parse_observation(text: &str) -> Result<Observation, NotationError> {
         stall_count: stall,
         end_trigger: et,
         end_reason,
-        this_turn: this_turn.into_iter().map(|(m, _)| m).collect(),
-        last_turn: last_turn.into_iter().map(|(m, _)| m).collect(),
+        this_turn: this_turn.iter().map(|(m, _)| *m).collect(),
+        last_turn: last_turn.iter().map(|(m, _)| *m).collect(),
     };
-    // Complete a state (R38), check it like a state, and observe it again.
+    // Complete a state (R38), check it like a state (positions of the fields the two share are
+    // those of this text; any other condition is reported as the whole observation), and
+    // observe it again: the first field that differs is the error.
     let mut g = SplitMix64::new(0);
-    let sample = sample_state(&o, &mut g).map_err(|e| NotationError::new("last_turn", 0, e.message))?;
-    let text = crate::notation::format_state(&sample);
-    crate::notation::parse_state(&text).map_err(|e| {
-        let field = if [
+    let whole = |msg: String| NotationError::new("last_turn", 0, msg);
+    let sample = sample_state(&o, &mut g).map_err(|e| whole(e.message))?;
+    let raw = raw_of(&sample, &o, &raw_boards, &discards, &this_pos, &last_pos, &keys);
+    if let Err(problem) = crate::notation::check_state(&raw) {
+        let e = problem.at(&raw);
+        const SHARED: [&str; 14] = [
             "phase",
+            "current_player",
+            "discards",
             "boards",
-            "stall_count",
+            "accumulator",
+            "smart",
             "played_cell",
             "turn_discard",
             "pending_chance",
+            "stall_count",
             "end_triggered_by",
             "end_reason",
-            "accumulator",
-            "smart",
-            "current_player",
-        ]
-        .contains(&e.field.as_str())
-        {
-            e.field.clone()
-        } else {
-            "last_turn".to_string()
-        };
-        let pos = keys.iter().find(|(k, _)| *k == field).map(|(_, p)| *p).unwrap_or(0);
-        NotationError::new(&field, pos, e.message)
-    })?;
-    let again = observe(&sample, o.player);
-    if format_observation(&again) != format_observation(&o) {
-        return nerr("last_turn", 0, "no consistent state gives this observation");
+            "this_turn",
+            "last_turn",
+        ];
+        return Err(if SHARED.contains(&e.field.as_str()) { e } else { whole(e.message) });
+    }
+    let again = format_observation(&observe(&sample, o.player));
+    let mine = format_observation(&o);
+    if again != mine {
+        let (a, b) = (split_fields(&again), split_fields(&mine));
+        for ((name, x), (_, y)) in a.iter().zip(b.iter()) {
+            if x != y {
+                return nerr(name, key(name), "no game state gives this observation (R36): this field differs");
+            }
+        }
+        return nerr("last_turn", 0, "no game state gives this observation");
     }
     Ok(o)
+}
+
+const OBS_FIELDS: [&str; 24] = [
+    "rules",
+    "player",
+    "phase",
+    "current_player",
+    "hand",
+    "tech_hand",
+    "known_to_opponent",
+    "opponent_known",
+    "opponent_hand_size",
+    "opponent_tech_hand_size",
+    "deck_size",
+    "tech_deck_size",
+    "discards",
+    "boards",
+    "accumulator",
+    "smart",
+    "played_cell",
+    "turn_discard",
+    "pending_chance",
+    "stall_count",
+    "end_triggered_by",
+    "end_reason",
+    "this_turn",
+    "last_turn",
+];
+
+/// The `key=value` fields of a formatted observation, in order.
+fn split_fields(text: &str) -> Vec<(&'static str, &str)> {
+    let mut out = Vec::new();
+    let mut starts = Vec::new();
+    let mut from = 0;
+    for (k, name) in OBS_FIELDS.iter().enumerate() {
+        let pat = if k == 0 { format!("{name}=") } else { format!(" {name}=") };
+        match text[from..].find(&pat) {
+            Some(i) => {
+                starts.push((name, from + i + pat.len()));
+                from += i + pat.len();
+            }
+            None => return out,
+        }
+    }
+    for (k, (name, start)) in starts.iter().enumerate() {
+        let end = if k + 1 < starts.len() { starts[k + 1].1 - OBS_FIELDS[k + 1].len() - 2 } else { text.len() };
+        out.push((**name, &text[*start..end]));
+    }
+    out
+}
+
+/// The completed state as a state line's fields, with the positions of this observation's text
+/// for the fields the two share.
+fn raw_of(
+    s: &State,
+    o: &Observation,
+    boards: &[Vec<Option<RawStack>>; 2],
+    discards: &Items<Card>,
+    this_pos: &[usize],
+    last_pos: &[usize],
+    keys: &[(&'static str, usize)],
+) -> crate::notation::RawState {
+    let t = s.t;
+    let items = |counts: &[u8]| -> Items<Card> {
+        let mut v = Vec::new();
+        for i in 0..t.kinds {
+            for _ in 0..counts[i] {
+                v.push((t.card(i as u8), 0));
+            }
+        }
+        v
+    };
+    let techs = |mask: u8| -> Items<u8> { (0..4u8).filter(|x| mask & (1 << x) != 0).map(|x| (x, 0)).collect() };
+    let mut raw_boards: [Vec<Option<RawStack>>; 2] = [Vec::new(), Vec::new()];
+    for p in 0..2 {
+        for (c, cell) in boards[p].iter().enumerate() {
+            raw_boards[p].push(cell.as_ref().map(|rs| {
+                RawStack {
+                    pos: rs.pos,
+                    flags: rs.flags,
+                    cards: rs
+                        .cards
+                        .iter()
+                        .enumerate()
+                        .map(|(k, (_, pos))| (Some(t.card(s.boards[p][c].cards[k])), *pos))
+                        .collect(),
+                }
+            }));
+        }
+    }
+    let log = |moves: &[Move], pos: &[usize]| -> Items<Seen> {
+        moves.iter().enumerate().map(|(k, m)| (Seen::Move(*m), pos.get(k).copied().unwrap_or(0))).collect()
+    };
+    let opt_cell = |c: u8| (c != NONE).then(|| t.cell(c));
+    crate::notation::RawState {
+        rules: t.rules,
+        phase: s.phase,
+        current: s.current as u64,
+        hands: [items(&s.hands[0]), items(&s.hands[1])],
+        deck: items(&s.deck),
+        discards: discards.clone(),
+        boards: raw_boards,
+        tech_deck: techs(s.tech_deck),
+        tech_hands: [techs(s.tech_hands[0]), techs(s.tech_hands[1])],
+        accumulator: (s.accumulator != NONE).then_some(((s.accumulator >> 1) as u64, (s.accumulator & 1) as u64)),
+        smart: (s.smart != NONE).then_some(s.smart),
+        played: opt_cell(s.played),
+        turn_discard: (s.turn_discard != NONE).then(|| t.card(s.turn_discard)),
+        pending: s.pending,
+        stall: o.stall_count,
+        end_trigger: (s.end_trigger != NONE).then_some(s.end_trigger as u64),
+        end_reason: s.end_reason,
+        rng: None,
+        known: [items(&s.known[0]), items(&s.known[1])],
+        this_turn: log(s.this_turn.moves(), this_pos),
+        last_turn: log(s.last_turn.moves(), last_pos),
+        keys: keys.to_vec(),
+    }
+}
+
+/// The observer's legal moves computed from the observation alone (R37): when the observer is
+/// to move in ACTION, TECH, OVERFLOW or DRAW, `legal_moves(state)` for every state that gives
+/// this observation; otherwise none.
+pub fn legal_moves_from(o: &Observation) -> Result<Vec<Move>, InvalidInput> {
+    if o.player != o.current_player || !matches!(o.phase, Phase::Action | Phase::Tech | Phase::Overflow | Phase::Draw) {
+        return Ok(Vec::new());
+    }
+    let s = sample_state(o, &mut SplitMix64::new(0))?;
+    Ok(s.legal_moves_vec())
 }

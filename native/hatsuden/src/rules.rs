@@ -278,7 +278,7 @@ pub(crate) fn read_rules(sc: &mut Scanner) -> R<Rules> {
     };
     sc.expect('/')?;
     starts[6] = sc.pos;
-    let stall = if sc.starts_with("off") && !sc.chars.get(sc.pos + 3).is_some_and(|c| c.is_ascii_lowercase()) {
+    let stall = if sc.starts_with("off") {
         sc.pos += 3;
         None
     } else {
@@ -287,20 +287,17 @@ pub(crate) fn read_rules(sc: &mut Scanner) -> R<Rules> {
     let mut tech_timing = TechTiming::Keep;
     let mut overflow = Overflow::OneAtATime;
     let mut seen = 0; // 1: place_at_once read, 2: any_set read
+                      // A variant follows iff `/` and one of the option words ([a-z_]) come next; the word is then
+                      // read as a token ([a-z_-]).
     while sc.peek() == Some('/') {
-        let slash = sc.pos;
+        let look: String = sc.chars[sc.pos + 1..].iter().take_while(|c| c.is_ascii_lowercase() || **c == '_').collect();
+        if !["place_at_once", "any_set", "keep", "one_at_a_time"].contains(&look.as_str()) {
+            break;
+        }
         sc.pos += 1;
         let (p, w) = sc.word();
-        let next_ok = sc.at_end() || sc.peek() == Some('/') || sc.peek() == Some(' ');
         match w.as_str() {
-            "place_at_once" | "any_set" | "keep" | "one_at_a_time" if next_ok => {}
-            _ => {
-                sc.pos = slash;
-                break;
-            }
-        }
-        match w.as_str() {
-            "keep" | "one_at_a_time" => return sc.err(p, "a default option is not written"),
+            "keep" | "one_at_a_time" => return sc.err(p, format!("{w} is a default: it is not written")),
             "place_at_once" if seen == 0 => {
                 tech_timing = TechTiming::PlaceAtOnce;
                 seen = 1;
@@ -309,7 +306,10 @@ pub(crate) fn read_rules(sc: &mut Scanner) -> R<Rules> {
                 overflow = Overflow::AnySet;
                 seen = 2;
             }
-            _ => return sc.err(p, "options are written once, place_at_once first"),
+            "place_at_once" | "any_set" => {
+                return sc.err(p, "variant options are written once each, tech_timing first")
+            }
+            _ => return sc.err(p, format!("expected a rule variant, found '{w}'")),
         }
     }
     let rules = Rules {

@@ -99,6 +99,9 @@ fn r37_r38_sample_state_observes_the_same() {
             let sampled = sample_state(&o, &mut SplitMix64::new(7)).unwrap();
             assert_eq!(observe(&sampled, p), o);
             assert_eq!(parse_observation(&format_observation(&o)).unwrap(), o);
+            if mid.current_player() == p && !matches!(mid.phase(), Phase::Chance | Phase::GameOver) {
+                assert_eq!(legal_moves_from(&o).unwrap(), mid.legal_moves_vec());
+            }
         }
         assert_eq!(observation_tensor(&observe(&mid, 0)).len(), 323);
     }
@@ -112,6 +115,11 @@ fn json_documents_round_trip() {
     assert_eq!(back, s);
     let e = docs::canonical_json(r#"{"type":"rules","format_version":1,"energies":1.0,"max_value":2,"copies":2,"hand_size":1,"city_demand":1,"techs":["accumulator"],"tiebreak":"city_points","allow_retake_discard":false,"stall_limit":2}"#, "rules").unwrap_err();
     assert!(matches!(e, Error::Json(ref j) if j.path == "$.energies"), "{e:?}");
+    let any = from_json(&doc, None).unwrap();
+    assert_eq!(any, Document::State(Box::new(s)));
+    assert_eq!(to_json(&any), doc);
+    let sc = Document::Score(Box::new(score(&s)));
+    assert_eq!(from_json(&to_json(&sc), Some("score")).unwrap(), sc);
     let e = docs::canonical_json(r#"{"type":"rules","type":"rules"}"#, "rules").unwrap_err();
     assert!(matches!(e, Error::Json(ref j) if j.path == "$"), "{e:?}");
 }
@@ -123,4 +131,61 @@ fn state_is_compact_and_copy() {
     is_copy::<Move>();
     assert!(std::mem::size_of::<State>() < 1024, "{}", std::mem::size_of::<State>());
     assert!(std::mem::size_of::<Move>() <= 8);
+}
+
+#[test]
+fn r34_pick_action_is_the_nth_legal_move() {
+    let mut buf = Vec::new();
+    let mut g = SplitMix64::new(99);
+    for text in [
+        "5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20",
+        "3/2/2/2/3/ACC+SEC+SMT+DWN/city_points/retake/6/place_at_once",
+        "3/3/2/3/4/ACC+SEC+SMT+DWN/city_points/retake/6/any_set",
+        "1/2/2/1/1/ACC/city_points/noretake/2",
+    ] {
+        let rules = parse_rules(text).unwrap();
+        for seed in 0..200 {
+            let mut s = new_game(&rules, Some(seed)).unwrap();
+            while !s.is_over() {
+                s.legal_moves(&mut buf);
+                for _ in 0..4 {
+                    let r = g.next();
+                    if let Some(m) = s.pick_action(r) {
+                        assert_eq!(m, buf[(r % buf.len() as u64) as usize], "{}", format_state(&s));
+                    }
+                }
+                let m = buf[(g.next() % buf.len() as u64) as usize];
+                s = s.apply(m).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn records_round_trip_and_replay() {
+    let mut buf = Vec::new();
+    for (seed, explicit) in [(5u64, false), (6, true), (7, false)] {
+        let s0 = new_game(&Rules::STANDARD, if explicit { None } else { Some(seed) }).unwrap();
+        let mut g = SplitMix64::new(seed);
+        let mut s = s0;
+        let mut moves = Vec::new();
+        while !s.is_over() {
+            s.legal_moves(&mut buf);
+            let m = buf[(g.next() % buf.len() as u64) as usize];
+            moves.push(m);
+            s = s.apply(m).unwrap();
+        }
+        let players = Some(["Ann".to_string(), "Bo \"x\\".to_string()]);
+        let r = record_game(&Rules::STANDARD, s0.rng_state().map(|_| seed), &moves, players).unwrap();
+        assert!(r.result.is_some());
+        let text = format_record(&r);
+        assert_eq!(parse_record(&text).unwrap(), r, "{text}");
+        assert_eq!(replay(&r).unwrap(), s);
+        let doc = records::record_doc(&r).to_text();
+        assert_eq!(records::record_from_json(&doc).unwrap(), r);
+        let mut bad = r.clone();
+        bad.moves.insert(0, Move::Pass);
+        let e = replay(&bad).unwrap_err();
+        assert_eq!((e.field.as_str(), e.ply), ("moves[0]", Some(1)));
+    }
 }

