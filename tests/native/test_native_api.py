@@ -263,7 +263,7 @@ def test_a_panic_arrives_as_an_internal_hatsuden_error() -> None:
 
 
 def test_tensors_and_observations_match() -> None:
-    from hatsuden_rules import format_observation, observation_tensor, observe
+    from hatsuden_rules import format_observation, observation_tensor, observe, sample_state
 
     for state in STATES[::3]:
         native_state = facade.to_native(state)
@@ -271,6 +271,10 @@ def test_tensors_and_observations_match() -> None:
             observation = observe(state, player)
             assert native_state.observation_tensor(player) == list(observation_tensor(observation))
             assert native_state.observation(player) == format_observation(observation)
+            for seed in (0, 2026, -5):
+                assert facade.from_native(native_state.sample_state(player, seed)) == (
+                    sample_state(observation, seed)
+                )
 
 
 @pytest.mark.parametrize(

@@ -304,6 +304,17 @@ impl NativeState {
         })
     }
 
+    /// A complete state drawn uniformly among those consistent with player `player`'s
+    /// observation of this state (R38), with the portable generator seeded with `seed` (any
+    /// int, mod 2**64): `hatsuden_rules.sample_state(observe(state, player), seed)`.
+    fn sample_state(&self, py: Python<'_>, player: i64, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
+        guard(py, || {
+            let p = player_of(py, player)?;
+            let mut g = SplitMix64::new(seed_of(seed)?);
+            hatsuden::sample_state(&observe(&self.state, p), &mut g).map(Self::wrap).map_err(|e| invalid_error(py, &e))
+        })
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         guard(py, || Ok(format!("NativeState.from_notation({:?})", format_state(&self.state))))
     }
