@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 # other target the dev extra (the test tools, every optional extra, the docs and build tools).
 CORE   := $(VENV)/.installed-core
 STAMP  := $(VENV)/.installed
-CODE   := src tests property_tests examples benchmarks tools docs/plugins
+CODE   := src tests property_tests examples benchmarks tools docs/plugins native/hatsuden-py/python
 
 .PHONY: demo test lint typecheck pytest examples docs dist bench bench-frameworks playthrough verify verify-big verify-huge verify-variants verify-variants-big nightly mutation vectors balance clean
 
@@ -104,6 +104,38 @@ mutation: $(STAMP) ## Mutation testing of the rules core with mutmut (slow; see 
 	$(PY) -m mutmut run --max-children 2 || true
 	$(PY) -m mutmut results
 
+.PHONY: native native-check verify-native
+
+# The native core (issue 20): the Rust crates in native/, the PyO3 binding native/hatsuden-py built
+# by maturin into the abi3 wheel hatsuden-native (needs cargo and maturin; `make demo` does not).
+MATURIN     ?= maturin
+NATIVE_PY   := native/hatsuden-py/Cargo.toml
+NATIVE_DIST := dist-native
+NATIVE_TMP  := build/native-check
+
+native: $(CORE) ## Build the native wheel (release, abi3) into dist-native/ and install it into .venv (hatsuden-native-adapter on .venv/bin).
+	rm -rf $(NATIVE_DIST)
+	$(MATURIN) build --release --quiet -m $(NATIVE_PY) --out $(NATIVE_DIST) -i $(PY)
+	$(PY) -m pip install --quiet --force-reinstall --no-deps $(NATIVE_DIST)/hatsuden_native-*.whl
+
+native-check: $(STAMP) ## cargo fmt, clippy and test; then the pure and native wheels in a fresh venv pass every conformance vector.
+	cd native && cargo fmt --all --check
+	cd native && cargo clippy --workspace --all-targets -- -D warnings
+	cd native && cargo test --workspace --release
+	rm -rf $(NATIVE_TMP) && mkdir -p $(NATIVE_TMP)
+	$(PY) -m build --wheel --outdir $(NATIVE_TMP)/wheels .
+	$(MATURIN) build --release --quiet -m $(NATIVE_PY) --out $(NATIVE_TMP)/wheels -i $(PY)
+	$(PYTHON) -m venv $(NATIVE_TMP)/venv
+	$(NATIVE_TMP)/venv/bin/python -m pip install --quiet $(NATIVE_TMP)/wheels/*.whl
+	cd $(NATIVE_TMP) && PATH="$$PWD/venv/bin:$$PATH" venv/bin/python -c \
+		"import hatsuden_rules.native as n; n.load(); import sys; assert 'hatsuden_native' in sys.modules"
+	cd $(NATIVE_TMP) && PATH="$$PWD/venv/bin:$$PATH" hatsuden-conformance --adapter hatsuden-native-adapter
+	rm -rf $(NATIVE_TMP)
+
+verify-native: $(STAMP) ## After make native: 10^4 seeded (and 10^3 explicit) random games per named rule set identical on both cores; the differential tests with the nightly profile.
+	$(PY) -m tests.native.verify_native --games 10000 --explicit 1000
+	HYPOTHESIS_PROFILE=nightly $(PY) -m pytest tests/native/test_differential.py
+
 .PHONY: svg-golden browser-tools browser-check screenshots
 
 svg-golden: $(STAMP) ## Rewrite the golden SVG pictures (tests/golden/svg/); review them before committing.
@@ -126,4 +158,4 @@ screenshots: $(STAMP) browser-tools ## browser-check, then copy its mid-game and
 	$(PY) tools/browser_check.py --out build/browser-check --docs docs/images
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site mutants
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site mutants $(NATIVE_DIST)

@@ -1,0 +1,40 @@
+"""hatsuden-native: the native (Rust) core of hatsuden-rules.
+
+The same rules of HATSUDEN as the pure-Python reference, held to it by the conformance suite
+(``hatsuden-conformance --adapter hatsuden-native-adapter``) and by differential tests. States
+are compact Rust values; moves, rules and states cross the boundary as notation (NOTATION.md).
+Errors are hatsuden-rules' own exceptions (``IllegalMoveError`` with ``.rule``,
+``NotationError`` with ``.field`` and ``.position``, ...).
+
+Most users reach it through ``hatsuden_rules.native`` (``pip install 'hatsuden-rules[native]'``).
+
+Examples:
+    >>> from hatsuden_native import NativeState, perft
+    >>> state = NativeState.new_game()
+    >>> perft(state, 2)
+    [20, 400]
+"""
+
+from ._native import (
+    RULES_VERSION,
+    STATE_SIZE_BYTES,
+    NativeState,
+    PlayoutStats,
+    __version__,
+    canonical,
+    divide,
+    perft,
+    playouts,
+)
+
+__all__ = [
+    "RULES_VERSION",
+    "STATE_SIZE_BYTES",
+    "NativeState",
+    "PlayoutStats",
+    "__version__",
+    "canonical",
+    "divide",
+    "perft",
+    "playouts",
+]
