@@ -4,8 +4,8 @@ Rules are the ``### R<n>. Title`` headings of RULES.md. A vector exercises the r
 ``rule_refs``. A test exercises the rules it cites: ``R12`` in its name, docstring, comments or
 body (a test function's whole source, decorators included), or ``r12`` as a word of its name;
 a test module's docstring counts for the file. Only ``test_*.py`` files under ``tests/`` and
-``property_tests/`` count, and not the conformance tests themselves (they run the vectors, which
-are counted already).
+``property_tests/`` count (in subfolders too), and not the conformance tests themselves (they run
+the vectors, which are counted already) nor those of the native core (``tests/native/``).
 """
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ def cited_by_tests(root: Path) -> dict[str, dict[str, set[str]]]:
     cited: dict[str, dict[str, set[str]]] = {}
     for folder in TEST_DIRS:
         for path in sorted((root / folder).rglob("test_*.py")):
-            if path.name.startswith("test_conformance"):
-                continue
+            inside = path.relative_to(root / folder).parts
+            if path.name.startswith("test_conformance") or inside[0] == "native":
+                continue  # the vectors' own tests; the native core's tests (tests/native)
             name = f"{folder}/{path.name}"
             source = path.read_text(encoding="utf-8")
             tree = ast.parse(source)
