@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml
 demo: $(CORE) ## A seeded ISMCTS vs Greedy game, turn by turn (`hatsuden demo`).
 	$(PY) -m hatsuden_rules demo
 
-test: lint typecheck docs dist pytest examples ## Every check CI runs.
+test: lint typecheck docs dist native native-check pytest examples ## Every check CI runs (the native core too: needs cargo).
 
 lint: $(STAMP)
 	$(PY) -m ruff check $(CODE)
@@ -108,17 +108,18 @@ mutation: $(STAMP) ## Mutation testing of the rules core with mutmut (slow; see 
 
 # The native core (issue 20): the Rust crates in native/, the PyO3 binding native/hatsuden-py built
 # by maturin into the abi3 wheel hatsuden-native (needs cargo and maturin; `make demo` does not).
-MATURIN     ?= maturin
+MATURIN     ?= $(VENV)/bin/maturin
 NATIVE_PY   := native/hatsuden-py/Cargo.toml
 NATIVE_DIST := dist-native
 NATIVE_TMP  := build/native-check
 
 native: $(CORE) ## Build the native wheel (release, abi3) into dist-native/ and install it into .venv (hatsuden-native-adapter on .venv/bin).
+	test -x $(MATURIN) || $(PY) -m pip install --quiet 'maturin>=1.5,<2'
 	rm -rf $(NATIVE_DIST)
 	$(MATURIN) build --release --quiet -m $(NATIVE_PY) --out $(NATIVE_DIST) -i $(PY)
 	$(PY) -m pip install --quiet --force-reinstall --no-deps $(NATIVE_DIST)/hatsuden_native-*.whl
 
-native-check: $(STAMP) ## cargo fmt, clippy and test; then the pure and native wheels in a fresh venv pass every conformance vector.
+native-check: $(STAMP) native ## cargo fmt, clippy and test; then the pure and native wheels in a fresh venv pass every conformance vector.
 	cd native && cargo fmt --all --check
 	cd native && cargo clippy --workspace --all-targets -- -D warnings
 	cd native && cargo test --workspace --release
