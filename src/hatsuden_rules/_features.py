@@ -1,0 +1,306 @@
+"""Feature names, bounds and normalisation of the observation and information-state tensors.
+
+Pure Python (no numpy): `observation_feature_names` names every index of the two tensors, and
+`normalize_tensor` maps a raw tensor to floats in [0, 1]. The plan behind both is one list of
+`_Feature` rows per ``(rules, kind, normalize)``, built once and cached, so that the names, the
+bounds and the normalisation can never disagree.
+
+The two tensors (docs/features.md lists every name):
+
+- ``"observation"``: `observation_tensor` (R39), 323 ints under STANDARD.
+- ``"information_state"``: the observation followed by the perfect-recall counts of OpenSpiel's
+  information-state tensor (`hatsuden_rules.openspiel`): how many times the player saw each of
+  their own moves (``my_moves``), each open move of the opponent (``opponent_moves``), each
+  concealed move of the opponent (``opponent_concealed``: a BuildPylon or a secret Construct by
+  cell, a Deal, a DealTech) and each chance outcome they received (``my_chance``); 1,213 ints
+  under STANDARD.
+
+Normalisation (``normalize=True``): every count is divided by its bound (`_Feature.bound`), a
+stack's ``value`` (-1 hidden, 0 .. max_value) and ``top`` (0 none or unseen, else card index
++ 1) become one-hot fields (``value=hidden``, ``value=0``, ..., ``top=W3``, ...), and a count
+without a bound (the stall counter and the recall counts when ``stall_limit`` is None) becomes
+``n / (n + 1)``. Binary entries stay as they are.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Final, Literal
+
+import attrs
+
+from ._cards import Tech
+from ._errors import InvalidInputError
+from ._moves import BuildPylon, Construct, Deal, DealTech, Downsize, Improve, Move
+from ._notation_format import format_card, format_cell, format_move
+from ._rules import Rules
+from ._state import Chance, EndReason, Phase
+from .actions import chance_moves, player_moves
+
+__all__ = [
+    "KINDS",
+    "FeatureKind",
+    "RecallCodec",
+    "feature_plan",
+    "max_game_length",
+    "normalize_tensor",
+    "observation_feature_names",
+]
+
+FeatureKind = Literal["observation", "information_state"]
+
+#: The two tensors that have feature names.
+KINDS: Final = ("observation", "information_state")
+
+_CELL_FEATURES: Final = (
+    "occupied",
+    "face_down",
+    "flipped",
+    "secret",
+    "downsized",
+    "value",
+    "top",
+    "height",
+)
+_PLACEABLE: Final = (Tech.ACCUMULATOR, Tech.SMART)
+#: Moves that put a card from the hand on a cell for good: at most `copies` of each.
+_CARD_ON_CELL: Final = (Construct, Improve, Downsize, BuildPylon)
+
+
+@attrs.frozen(slots=True)
+class _Feature:
+    """One entry of a raw tensor and how it is normalised.
+
+    Attributes:
+        name: The raw entry's name.
+        low: Its least value.
+        bound: Its greatest value (None: no bound, normalised as n / (n + 1)).
+        categories: For a categorical entry normalised one-hot: ``(raw value, name suffix)``
+            per output; empty for an entry normalised by scaling.
+    """
+
+    name: str
+    low: int
+    bound: int | None
+    categories: tuple[tuple[int, str], ...] = ()
+
+
+def max_game_length(rules: Rules) -> int | None:
+    """The bound on a game's player moves that OpenSpiel uses (None without the stall rule)."""
+    limit = rules.stall_limit
+    if limit is None:
+        return None
+    deck = rules.deck_size
+    placements = sum(1 for tech in _PLACEABLE if tech in rules.techs)
+    return 2 * limit * (deck + 1) + deck + 4 * rules.energies + placements
+
+
+def _check(rules: object, kind: object) -> None:
+    if type(rules) is not Rules:
+        raise InvalidInputError("rules", f"expected Rules, got {type(rules).__name__}")
+    if kind not in KINDS:
+        raise InvalidInputError(
+            "kind", f"must be 'observation' or 'information_state', got {kind!r}"
+        )
+
+
+def _card_names(rules: Rules) -> tuple[str, ...]:
+    return tuple(format_card(card) for card in rules.cards)
+
+
+def _cell_names(rules: Rules) -> tuple[str, ...]:
+    return tuple(format_cell(cell) for cell in rules.cells)
+
+
+def _observation_plan(rules: Rules) -> list[_Feature]:
+    cards = _card_names(rules)
+    cells = _cell_names(rules)
+    copies = min(rules.copies, rules.hand_size)
+    techs = len(rules.techs)
+    f = _Feature
+    plan: list[_Feature] = [f(f"phase={phase.value}", 0, 1) for phase in Phase]
+    plan += [f("to_move", 0, 1), f("seat", 0, 1)]
+    plan += [f(f"hand[{c}]", 0, copies) for c in cards]
+    plan += [f(f"tech_hand[{tech.name}]", 0, 1) for tech in Tech]
+    plan += [f(f"known_to_opponent[{c}]", 0, copies) for c in cards]
+    plan += [f(f"opponent_known[{c}]", 0, copies) for c in cards]
+    plan += [
+        f("opponent_hand_size", 0, rules.hand_size),
+        f("opponent_tech_hand_size", 0, techs),
+        f("deck_size", 0, rules.deck_size),
+        f("tech_deck_size", 0, techs),
+    ]
+    plan += [f(f"discards[{c}]", 0, rules.copies) for c in cards]
+    plan += [f(f"unseen[{c}]", 0, rules.copies) for c in cards]
+    values = ((-1, "hidden"), *((v, str(v)) for v in range(rules.max_value + 1)))
+    tops = tuple((i + 1, c) for i, c in enumerate(cards))
+    height = rules.max_value * rules.copies
+    for side in ("my_board", "opponent_board"):
+        for cell in cells:
+            base = f"{side}[{cell}]"
+            plan += [f(f"{base}.{name}", 0, 1) for name in _CELL_FEATURES[:5]]
+            plan.append(f(f"{base}.value", -1, rules.max_value, values))
+            plan.append(f(f"{base}.top", 0, len(cards), tops))
+            plan.append(f(f"{base}.height", 0, height))
+    plan += [
+        f("accumulator.my_row_0", 0, 1),
+        f("accumulator.my_row_1", 0, 1),
+        f("accumulator.opponent_row_0", 0, 1),
+        f("accumulator.opponent_row_1", 0, 1),
+    ]
+    plan += [f(f"smart[{energy.name}]", 0, 1) for energy in rules.energies_in_play]
+    plan += [f(f"played_cell[{c}]", 0, 1) for c in cells]
+    plan += [f(f"turn_discard[{c}]", 0, 1) for c in cards]
+    plan += [f(f"pending_chance={chance.value}", 0, 1) for chance in Chance]
+    plan.append(f("stall", 0, rules.stall_limit))
+    plan += [f("end_trigger.me", 0, 1), f("end_trigger.opponent", 0, 1)]
+    plan += [f(f"end_reason={reason.value}", 0, 1) for reason in EndReason]
+    return plan
+
+
+class RecallCodec:
+    """The seen ids of the information-state counts (as OpenSpiel's ``_record.Codec``, ids only).
+
+    ``player[a] == (id as the mover sees it, id as the other player sees it)`` for action id
+    ``a``; ``chance[c]`` likewise for chance id ``c`` (the receiver, the other player). Ids fall
+    in four ranges, in this order: my moves by action id, the opponent's open moves by action
+    id, the opponent's concealed moves (BuildPylon by cell, secret Construct by cell, Deal,
+    DealTech), the chance outcomes received by chance id.
+    """
+
+    __slots__ = ("chance", "chance_moves", "moves", "player", "segments", "size")
+
+    def __init__(self, rules: Rules) -> None:
+        moves = player_moves(rules)
+        outcomes = chance_moves(rules)
+        n, k, cells = len(moves), len(outcomes), len(rules.cells)
+        cell_index = {cell: i for i, cell in enumerate(rules.cells)}
+        hidden = 2 * n
+        received = hidden + 2 * cells + 2
+        self.moves: tuple[Move, ...] = moves
+        self.chance_moves: tuple[Move, ...] = outcomes
+        self.segments: tuple[tuple[str, int], ...] = (
+            ("my_moves", n),
+            ("opponent_moves", n),
+            ("opponent_concealed", 2 * cells + 2),
+            ("my_chance", k),
+        )
+        self.size: int = received + k
+
+        def other(move: Move, action: int) -> int:
+            if isinstance(move, BuildPylon):
+                return hidden + cell_index[move.cell]
+            if isinstance(move, Construct) and move.secret:
+                return hidden + cells + cell_index[move.cell]
+            return n + action
+
+        self.player: tuple[tuple[int, int], ...] = tuple(
+            (a, other(move, a)) for a, move in enumerate(moves)
+        )
+        deal, deal_tech = hidden + 2 * cells, hidden + 2 * cells + 1
+        self.chance: tuple[tuple[int, int], ...] = tuple(
+            (received + c, deal if isinstance(move, Deal) else deal_tech)
+            for c, move in enumerate(outcomes)
+        )
+
+
+def _recall_plan(rules: Rules) -> list[_Feature]:
+    moves = player_moves(rules)
+    length = max_game_length(rules)
+    deck = rules.deck_size
+    techs = len(rules.techs)
+
+    def move_bound(move: Move) -> int | None:
+        return rules.copies if isinstance(move, _CARD_ON_CELL) else length
+
+    f = _Feature
+    names = tuple(format_move(move) for move in moves)
+    plan = [f(f"my_moves[{name}]", 0, move_bound(m)) for name, m in zip(names, moves, strict=True)]
+    plan += [
+        f(f"opponent_moves[{name}]", 0, move_bound(m)) for name, m in zip(names, moves, strict=True)
+    ]
+    cells = _cell_names(rules)
+    plan += [f(f"opponent_concealed[pylon {c}]", 0, deck) for c in cells]
+    plan += [f(f"opponent_concealed[secret_construct {c}]", 0, deck) for c in cells]
+    plan += [f("opponent_concealed[deal]", 0, deck), f("opponent_concealed[deal_tech]", 0, techs)]
+    for move in chance_moves(rules):
+        bound = rules.copies if isinstance(move, Deal) else 1
+        assert isinstance(move, Deal | DealTech)
+        plan.append(f(f"my_chance[{format_move(move)}]", 0, bound))
+    return plan
+
+
+@functools.lru_cache(maxsize=64)
+def feature_plan(rules: Rules, kind: str) -> tuple[_Feature, ...]:
+    """The rows of the raw tensor `kind` under `rules`, one per index (cached)."""
+    _check(rules, kind)
+    plan = _observation_plan(rules)
+    if kind == "information_state":
+        plan += _recall_plan(rules)
+    return tuple(plan)
+
+
+def normalized_names(plan: Sequence[_Feature]) -> tuple[str, ...]:
+    """The names of the normalised tensor of `plan`: one-hot fields expanded."""
+    out: list[str] = []
+    for feature in plan:
+        if feature.categories:
+            out += [f"{feature.name}={suffix}" for _, suffix in feature.categories]
+        else:
+            out.append(feature.name)
+    return tuple(out)
+
+
+def observation_feature_names(
+    rules: Rules, kind: FeatureKind = "observation", *, normalize: bool = False
+) -> tuple[str, ...]:
+    """The name of every index of the observation or information-state tensor (R39).
+
+    ``kind`` is ``"observation"`` (`observation_tensor`, the observation of PettingZoo and of
+    OpenSpiel) or ``"information_state"`` (OpenSpiel's information-state tensor: the observation
+    then the perfect-recall counts). With ``normalize=True`` the names are those of the
+    normalised tensor, where a stack's ``value`` and ``top`` are one-hot
+    (``my_board[1S].value=hidden``, ``my_board[1S].top=S2``, ...). docs/features.md lists them
+    all.
+
+    Raises:
+        InvalidInputError: `rules` is not a `Rules`, or `kind` is not one of the two kinds.
+
+    Examples:
+        >>> from hatsuden_rules import STANDARD
+        >>> names = observation_feature_names(STANDARD, "observation")
+        >>> len(names), names[:3], names[14]
+        (323, ('phase=chance', 'phase=action', 'phase=tech'), 'hand[G3]')
+        >>> len(observation_feature_names(STANDARD, "information_state"))
+        1213
+        >>> len(observation_feature_names(STANDARD, "observation", normalize=True))
+        803
+    """
+    _check(rules, kind)
+    if type(normalize) is not bool:
+        raise InvalidInputError("normalize", f"must be a bool, got {normalize!r}")
+    plan = feature_plan(rules, kind)
+    if normalize:
+        return normalized_names(plan)
+    return tuple(feature.name for feature in plan)
+
+
+def normalize_tensor(rules: Rules, kind: FeatureKind, tensor: Sequence[int]) -> tuple[float, ...]:
+    """The normalised features (floats in [0, 1]) of a raw tensor of `kind` under `rules`."""
+    plan = feature_plan(rules, kind)
+    if len(tensor) != len(plan):
+        raise InvalidInputError(
+            "tensor", f"has {len(tensor)} entries; a {kind} tensor here has {len(plan)}"
+        )
+    out: list[float] = []
+    for feature, x in zip(plan, tensor, strict=True):
+        if feature.categories:
+            out += [1.0 if x == value else 0.0 for value, _ in feature.categories]
+        elif feature.bound is None:
+            out.append(x / (x + 1))
+        elif feature.bound == 0:
+            out.append(0.0)
+        else:
+            out.append(x / feature.bound)
+    return tuple(out)
