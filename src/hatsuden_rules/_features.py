@@ -78,12 +78,14 @@ class _Feature:
         bound: Its greatest value (None: no bound, normalised as n / (n + 1)).
         categories: For a categorical entry normalised one-hot: ``(raw value, name suffix)``
             per output; empty for an entry normalised by scaling.
+        segment: The segment of the tensor the entry belongs to (`observation_tensor_layout`).
     """
 
     name: str
     low: int
     bound: int | None
     categories: tuple[tuple[int, str], ...] = ()
+    segment: str = ""
 
 
 def max_game_length(rules: Rules) -> int | None:
@@ -231,13 +233,122 @@ def _recall_plan(rules: Rules) -> list[_Feature]:
     return plan
 
 
+def _segmented(plan: list[_Feature], layout: Sequence[tuple[str, int]]) -> list[_Feature]:
+    out: list[_Feature] = []
+    rows = iter(plan)
+    for segment, size in layout:
+        out += [attrs.evolve(next(rows), segment=segment) for _ in range(size)]
+    assert next(rows, None) is None
+    return out
+
+
+#: The two halves of an observation (OpenSpiel's ``IIGObservationType``): ``public`` is what
+#: both players know, the same for both (by seat: ``p0``, ``p1``), ``private`` what only the
+#: observer knows.
+SPLITS: Final = ("public", "private")
+
+#: A source of an entry of a split observation: ``("p0", i)`` or ``("p1", i)`` entry i of that
+#: seat's observation tensor, ``("me", i)`` entry i of the observer's, ``("hidden_top", i)``
+#: the observer's top card at entry i of their tensor where the other player sees none.
+Source = tuple[str, int]
+
+
+def _public_plan(rules: Rules) -> list[tuple[_Feature, Source]]:
+    plan = feature_plan(rules, "observation")
+    index = {feature.name: i for i, feature in enumerate(plan)}
+    out: list[tuple[_Feature, Source]] = []
+
+    def add(name: str, seat: str, source: str, segment: str) -> None:
+        i = index[source]
+        out.append((attrs.evolve(plan[i], name=name, segment=segment), (seat, i)))
+
+    def segment(name: str) -> list[_Feature]:
+        return [f for f in plan if f.segment == name]
+
+    for f in segment("phase"):
+        add(f.name, "p0", f.name, "phase")
+    add("current_player=0", "p0", "to_move", "current_player")
+    add("current_player=1", "p1", "to_move", "current_player")
+    for seat in ("p0", "p1"):  # a seat's cards that the other player knows (R36): public
+        for f in segment("known_to_opponent"):
+            add(f.name.replace("known_to_opponent", f"known_{seat}"), seat, f.name, "known")
+    for seat, other in (("p0", "p1"), ("p1", "p0")):
+        add(f"hand_size.{seat}", other, "opponent_hand_size", "sizes")
+        add(f"tech_hand_size.{seat}", other, "opponent_tech_hand_size", "sizes")
+    add("deck_size", "p0", "deck_size", "sizes")
+    add("tech_deck_size", "p0", "tech_deck_size", "sizes")
+    for f in segment("discards"):
+        add(f.name, "p0", f.name, "discards")
+    for seat, other in (("p0", "p1"), ("p1", "p0")):  # a board as the other player sees it
+        for f in segment("opponent_board"):
+            add(f.name.replace("opponent_board", f"board_{seat}"), other, f.name, "boards")
+    for row in (0, 1):
+        add(f"accumulator.p0_row_{row}", "p0", f"accumulator.my_row_{row}", "accumulator")
+    for row in (0, 1):
+        add(f"accumulator.p1_row_{row}", "p0", f"accumulator.opponent_row_{row}", "accumulator")
+    for name in ("smart", "played_cell", "turn_discard", "pending_chance", "stall"):
+        for f in segment(name):
+            add(f.name, "p0", f.name, name)
+    add("end_trigger.p0", "p0", "end_trigger.me", "end_trigger")
+    add("end_trigger.p1", "p0", "end_trigger.opponent", "end_trigger")
+    for f in segment("end_reason"):
+        add(f.name, "p0", f.name, "end_reason")
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def split_plan(rules: Rules, split: str) -> tuple[tuple[_Feature, Source], ...]:
+    """The entries of the public or private observation, each with its source (cached)."""
+    if split not in SPLITS:
+        raise InvalidInputError("split", f"must be 'public' or 'private', got {split!r}")
+    if split == "public":
+        return tuple(_public_plan(rules))
+    plan = feature_plan(rules, "observation")
+    out: list[tuple[_Feature, Source]] = [
+        (f, ("me", i)) for i, f in enumerate(plan) if f.segment in ("hand", "tech_hand")
+    ]
+    tops = tuple((i + 1, c) for i, c in enumerate(_card_names(rules)))
+    index = {feature.name: i for i, feature in enumerate(plan)}
+    for cell in _cell_names(rules):
+        feature = _Feature(f"my_hidden_top[{cell}]", 0, len(rules.cards), tops, "my_hidden_top")
+        out.append((feature, ("hidden_top", index[f"my_board[{cell}].top"])))
+    return tuple(out)
+
+
+def split_tensor(
+    rules: Rules, split: str, player: int, tensors: Sequence[Sequence[int]]
+) -> list[int]:
+    """The public or private raw observation of `player` from both seats' observation tensors."""
+    board = len(rules.cells) * len(_CELL_FEATURES)  # from "my_board" to "opponent_board"
+    mine, theirs = tensors[player], tensors[1 - player]
+    out: list[int] = []
+    for _, (where, i) in split_plan(rules, split):
+        if where == "p0":
+            out.append(tensors[0][i])
+        elif where == "p1":
+            out.append(tensors[1][i])
+        elif where == "me":
+            out.append(mine[i])
+        else:  # my top card where the other player sees none (their view of my board)
+            out.append(mine[i] if theirs[i + board] == 0 else 0)
+    return out
+
+
 @functools.lru_cache(maxsize=64)
 def feature_plan(rules: Rules, kind: str) -> tuple[_Feature, ...]:
-    """The rows of the raw tensor `kind` under `rules`, one per index (cached)."""
+    """The rows of the raw tensor `kind` under `rules`, one per index (cached).
+
+    Besides the two kinds, ``"public"`` and ``"private"`` give the halves of the observation
+    (`split_plan`).
+    """
+    if kind in SPLITS:
+        return tuple(feature for feature, _ in split_plan(rules, kind))
     _check(rules, kind)
-    plan = _observation_plan(rules)
+    from ._observation_tensor import observation_tensor_layout
+
+    plan = _segmented(_observation_plan(rules), observation_tensor_layout(rules))
     if kind == "information_state":
-        plan += _recall_plan(rules)
+        plan += _segmented(_recall_plan(rules), RecallCodec(rules).segments)
     return tuple(plan)
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from ._apply import apply, new_game
 from ._cards import Tech
 from ._errors import InvalidInputError
-from ._features import KINDS, FeatureKind, RecallCodec, feature_plan, normalized_names
+from ._features import KINDS, RecallCodec, feature_plan, normalized_names
 from ._legal import legal_moves
 from ._moves import Deal, DealTech
 from ._rng import SplitMix64
@@ -86,7 +86,7 @@ class Encoder:
         names: The name of each feature (`observation_feature_names`).
     """
 
-    def __init__(self, rules: Rules, kind: FeatureKind, normalize: bool) -> None:
+    def __init__(self, rules: Rules, kind: str, normalize: bool) -> None:
         plan = feature_plan(rules, kind)
         self.rules = rules
         self.kind = kind
@@ -153,13 +153,13 @@ class Encoder:
 
 
 @functools.lru_cache(maxsize=64)
-def encoder(rules: Rules, kind: FeatureKind, normalize: bool) -> Encoder:
+def encoder(rules: Rules, kind: str, normalize: bool) -> Encoder:
     """The shared `Encoder` of ``(rules, kind, normalize)``."""
     return Encoder(rules, kind, normalize)
 
 
 @functools.lru_cache(maxsize=64)
-def _bounds(rules: Rules, kind: FeatureKind, normalize: bool) -> tuple[Array, Array]:
+def _bounds(rules: Rules, kind: str, normalize: bool) -> tuple[Array, Array]:
     plan = feature_plan(rules, kind)
     techs = rules.techs
     low: list[float] = []
@@ -307,7 +307,8 @@ class Episode:
     def counts(self, player: int) -> Array:
         """`player`'s recall counts (kept only with ``recall=True``)."""
         assert self.seen is not None
-        return self.seen[player]
+        row: Array = self.seen[player]
+        return row
 
     def seeded_state(self) -> GameState:
         """The state as seeded mode holds it: the same game, with the generator's state."""

@@ -20,6 +20,7 @@ Examples:
 
 from __future__ import annotations
 
+from ._features import observation_feature_names
 from ._observation import Concealed, Observation, SeenMove, SeenStack, observe
 from ._observation_render import render_observation
 from ._observation_tensor import observation_tensor, observation_tensor_layout
@@ -31,6 +32,7 @@ __all__ = [
     "SeenMove",
     "SeenStack",
     "legal_moves_from",
+    "observation_feature_names",
     "observation_tensor",
     "observation_tensor_layout",
     "observe",
