@@ -137,13 +137,25 @@ def _observation_plan(rules: Rules) -> list[_Feature]:
     plan += [f(f"unseen[{c}]", 0, rules.copies) for c in cards]
     values = ((-1, "hidden"), *((v, str(v)) for v in range(rules.max_value + 1)))
     tops = tuple((i + 1, c) for i, c in enumerate(cards))
-    height = rules.max_value * rules.copies
+    # Values rise on a plant (R12) except once with DOWN (R13), which only goes down: at most
+    # max_value cards, or twice that with DOWN when there are two copies to climb again.
+    down = Tech.DOWN in rules.techs
+    height = rules.max_value * (min(rules.copies, 2) if down else 1)
     for side in ("my_board", "opponent_board"):
-        for cell in cells:
-            base = f"{side}[{cell}]"
+        for cell, cell_name in zip(rules.cells, cells, strict=True):
+            base = f"{side}[{cell_name}]"
             plan += [f(f"{base}.{name}", 0, 1) for name in _CELL_FEATURES[:5]]
             plan.append(f(f"{base}.value", -1, rules.max_value, values))
-            plan.append(f(f"{base}.top", 0, len(cards), tops))
+            # The other player sees the top card of a plant only, which has the cell's energy
+            # (R10); my own pylons may hold any card (R14).
+            seen = tops
+            if side == "opponent_board":
+                seen = tuple(
+                    (i + 1, c)
+                    for i, (c, card) in enumerate(zip(cards, rules.cards, strict=True))
+                    if card.energy is cell.energy
+                )
+            plan.append(f(f"{base}.top", 0, max(i for i, _ in seen), seen))
             plan.append(f(f"{base}.height", 0, height))
     plan += [
         f("accumulator.my_row_0", 0, 1),
@@ -386,7 +398,7 @@ def observation_feature_names(
         >>> len(observation_feature_names(STANDARD, "information_state"))
         1213
         >>> len(observation_feature_names(STANDARD, "observation", normalize=True))
-        803
+        643
     """
     _check(rules, kind)
     if type(normalize) is not bool:

@@ -99,7 +99,7 @@ def observation_tensor(
         True
         >>> features = observation_tensor(observe(new_game(seed=5), 0), normalize=True)
         >>> len(features), min(features) >= 0.0, max(features) <= 1.0
-        (803, True, True)
+        (643, True, True)
     """
     o = observation
     if type(o) is not Observation:
