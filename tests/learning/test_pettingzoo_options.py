@@ -67,7 +67,8 @@ def test_pettingzoo_suites_in_every_combination(
         len(observation_feature_names(rules, kind, normalize=normalize)),  # type: ignore[arg-type]
     )
     if normalize:
-        assert space["observation"].low.min() >= 0 and space["observation"].high.max() <= 1
+        assert space["observation"].low.min() >= 0
+        assert space["observation"].high.max() <= 1
 
 
 @pytest.mark.parametrize(("kind", "normalize"), COMBINATIONS)
@@ -125,8 +126,10 @@ def test_sampled_observations_are_within_bounds_and_reach_them() -> None:
         rows = np.vstack((obs, info["final_obs"][terminations]))
         low, high = np.minimum(low, rows.min(axis=0)), np.maximum(high, rows.max(axis=0))
     space = env(STANDARD).observation_space("player_0")["observation"]
-    assert (space.low == envs.low).all() and (space.high == envs.high).all()
-    assert (low >= envs.low).all() and (high <= envs.high).all()
+    assert (space.low == envs.low).all()
+    assert (space.high == envs.high).all()
+    assert (low >= envs.low).all()
+    assert (high <= envs.high).all()
     groups: dict[str, list[tuple[float, float, float, float]]] = {}
     for name, lo, hi, lo_bound, hi_bound in zip(
         envs.feature_names, low, high, envs.low, envs.high, strict=True
@@ -159,4 +162,5 @@ def test_sampled_observations_are_within_bounds_and_reach_them() -> None:
     # Never observed in CHANCE: those entries' bounds are 0.
     for name in ("phase=chance", "pending_chance=setup", "pending_chance=draw"):
         i = envs.feature_names.index(name)
-        assert envs.high[i] == 0 and high[i] == 0
+        assert envs.high[i] == 0
+        assert high[i] == 0

@@ -54,26 +54,32 @@ def test_shapes_types_and_bounds(kind: str, normalize: bool) -> None:
     assert envs.metadata["autoreset_mode"] == "SameStep"
     rng = np.random.default_rng(1)
     obs, info = envs.reset()
-    assert obs.shape == (5, len(names)) and obs.dtype == np.float32
-    assert info["action_mask"].dtype == bool and info["action_mask"].shape == (5, envs.num_actions)
+    assert obs.shape == (5, len(names))
+    assert obs.dtype == np.float32
+    assert info["action_mask"].dtype == bool
+    assert info["action_mask"].shape == (5, envs.num_actions)
     ended = 0
     for _ in range(300):
-        assert (obs >= envs.low).all() and (obs <= envs.high).all()
+        assert (obs >= envs.low).all()
+        assert (obs <= envs.high).all()
         assert info["action_mask"].any(axis=1).all()
         assert set(info["current_player"].tolist()) <= {0, 1}
         obs, rewards, terminations, truncations, info = envs.step(_random_actions(info, rng))
-        assert rewards.shape == (5, 2) and rewards.dtype == np.float32
+        assert rewards.shape == (5, 2)
+        assert rewards.dtype == np.float32
         assert not truncations.any()
         assert (rewards.sum(axis=1) == 0).all()
         assert (np.abs(rewards).sum(axis=1)[terminations] == 2).all()
         assert (rewards[~terminations] == 0).all()
         assert (info["_final_obs"] == terminations).all()
         final = info["final_obs"][terminations]
-        assert (final >= envs.low).all() and (final <= envs.high).all()
+        assert (final >= envs.low).all()
+        assert (final <= envs.high).all()
         ended += int(terminations.sum())
     assert ended > 0
     if normalize:
-        assert envs.low.min() >= 0 and envs.high.max() <= 1
+        assert envs.low.min() >= 0
+        assert envs.high.max() <= 1
 
 
 def test_same_seed_same_trajectories() -> None:
@@ -124,7 +130,9 @@ def test_illegal_action_raises_before_any_env_moves() -> None:
     with pytest.raises(InvalidInputError) as caught:
         envs.step(bad)
     message = str(caught.value)
-    assert "environment 2" in message and f"action {illegal}" in message and "\n" not in message
+    assert "environment 2" in message
+    assert f"action {illegal}" in message
+    assert "\n" not in message
     out = actions.copy()
     out[1] = envs.num_actions + 3
     with pytest.raises(
@@ -150,7 +158,8 @@ def test_illegal_lose_ends_the_offenders_game() -> None:
     actions[1] = int(np.flatnonzero(~info["action_mask"][1])[0])
     _, rewards, terminations, _, info = envs.step(actions)
     assert terminations.tolist() == [False, True]
-    assert rewards[1, offender] == -1 and rewards[1, 1 - offender] == 0
+    assert rewards[1, offender] == -1
+    assert rewards[1, 1 - offender] == 0
     assert rewards[0].tolist() == [0, 0]
     assert info["final_player"][1] == offender
 

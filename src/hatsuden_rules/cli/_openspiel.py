@@ -13,6 +13,7 @@ configuration, the parameters of the dictionary added to those of the string.
 
 from __future__ import annotations
 
+import importlib.util
 import runpy
 import sys
 from collections.abc import Callable, Sequence
@@ -40,17 +41,19 @@ def run_openspiel(argv: Sequence[str]) -> int:
         return 2
     import pyspiel
 
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        print(f"{PROG}: error: no module named {module!r}", file=sys.stderr)
+        return 2
     saved = sys.argv
     original = pyspiel.load_game
     sys.argv = [module, *args]
     pyspiel.load_game = _load_game(original)
     try:
         runpy.run_module(module, run_name="__main__", alter_sys=True)
-    except ImportError as error:
-        if getattr(error, "name", None) and module.startswith(str(error.name)):
-            print(f"{PROG}: error: no module named {module!r}", file=sys.stderr)
-            return 2
-        raise
     except SystemExit as stop:
         code = stop.code
         if code is None:
