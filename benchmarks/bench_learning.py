@@ -13,6 +13,8 @@ environment of the same observation. Prints a Markdown table.
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -52,7 +54,7 @@ def vector_rate(
         rules,
         num_envs=envs,
         seed=0,
-        observation=kind,
+        observation=kind,  # type: ignore[arg-type]
         normalize=normalize,
         core=core,  # type: ignore[arg-type]
     )
@@ -96,13 +98,14 @@ def openspiel_rate(rules: Rules, core: str, seconds: float) -> float:
 
 def native_available() -> bool:
     try:
-        import hatsuden_rules.native  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+        importlib.import_module("hatsuden_rules.native")
     except ImportError:
         return False
     return True
 
 
 def measure(run: Callable[[], float], repeats: int) -> tuple[float, float]:
+    """The best and the median of `repeats` runs."""
     rates = [run() for _ in range(repeats)]
     return max(rates), statistics.median(rates)
 
@@ -127,15 +130,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ):
         label = kind + (", normalised" if normalize else "")
         best, median = measure(
-            lambda k=kind, n=normalize: pettingzoo_rate(rules, k, n, args.seconds), args.repeats
+            functools.partial(pettingzoo_rate, rules, kind, normalize, args.seconds), args.repeats
         )
         base = best
         print(f"| PettingZoo `env()` | {label} | {best:,.0f} ({median:,.0f}) | 1 |")
         cores = ["python", "native"] if native else ["python"]
         for core in cores:
             best, median = measure(
-                lambda k=kind, n=normalize, c=core: vector_rate(
-                    rules, k, n, c, args.envs, args.seconds
+                functools.partial(
+                    vector_rate, rules, kind, normalize, core, args.envs, args.seconds
                 ),
                 args.repeats,
             )
@@ -149,7 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("| OpenSpiel game | decisions/s (apply_action) |")
     print("|---|---|")
     for core in ["python", "native"] if native else ["python"]:
-        best, median = measure(lambda c=core: openspiel_rate(rules, c, args.seconds), args.repeats)
+        best, median = measure(
+            functools.partial(openspiel_rate, rules, core, args.seconds), args.repeats
+        )
         print(f"| `core={core}` | {best:,.0f} ({median:,.0f}) |")
     if not native:
         print("| `core=native` | not installed |")

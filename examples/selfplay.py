@@ -48,16 +48,19 @@ class LinearPolicy:
         logits = obs @ self.w + self.b
         logits = np.where(mask, logits, -1e9)
         logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits) * mask
-        return p / p.sum(axis=1, keepdims=True)
+        p: Array = np.exp(logits) * mask
+        out: Array = p / p.sum(axis=1, keepdims=True)
+        return out
 
     def sample(self, obs: Array, mask: Array, rng: np.random.Generator) -> Array:
         p = self.probabilities(obs, mask)
         u = rng.random((len(p), 1))
-        return np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
+        out: Array = np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
+        return out
 
     def greedy(self, obs: Array, mask: Array) -> Array:
-        return np.where(mask, obs @ self.w + self.b, -np.inf).argmax(axis=1)
+        out: Array = np.where(mask, obs @ self.w + self.b, -np.inf).argmax(axis=1)
+        return out
 
     def update(self, obs: Array, mask: Array, actions: Array, returns: Array, lr: float) -> None:
         p = self.probabilities(obs, mask)
@@ -103,14 +106,18 @@ def collect(
             pending[i].append((obs[i], mask[i], int(actions[i]), int(players[i])))
         obs, rewards, terminations, _, info = envs.step(actions)
         steps += n
-        for i in np.flatnonzero(terminations):
-            for o, m, a, p in pending[i]:
-                samples.append((o, m, a, float(rewards[i, p])))
-            pending[i] = []
+        for done in np.flatnonzero(terminations):
+            k = int(done)
+            for seen, legal, action, player in pending[k]:
+                samples.append((seen, legal, action, float(rewards[k, player])))
+            pending[k] = []
             ended += 1
     state["obs"], state["info"] = obs, info
-    o, m, a, r = zip(*samples, strict=True)
-    return np.array(o), np.array(m), np.array(a), np.array(r, dtype=np.float32), steps
+    observations = np.array([sample[0] for sample in samples])
+    masks = np.array([sample[1] for sample in samples])
+    actions_taken = np.array([sample[2] for sample in samples])
+    returns = np.array([sample[3] for sample in samples], dtype=np.float32)
+    return observations, masks, actions_taken, returns, steps
 
 
 def win_rate(policy: LinearPolicy, games: int, seed: int) -> float:

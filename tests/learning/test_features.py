@@ -15,6 +15,7 @@ from hatsuden_rules import (
     STANDARD,
     Deal,
     DealTech,
+    GameState,
     InvalidInputError,
     Rules,
     apply,
@@ -36,7 +37,7 @@ TINY = Rules(energies=2, max_value=2, hand_size=2, techs=())
 RULES = [STANDARD, TINY, CONFIGS["small"], Rules(energies=3, max_value=3, hand_size=3)]
 
 
-def _random_states(rules: Rules, games: int, seed: int) -> list[object]:
+def _random_states(rules: Rules, games: int, seed: int) -> list[GameState]:
     rnd = random.Random(seed)
     states = []
     for game in range(games):
@@ -107,8 +108,8 @@ def test_normalised_tensor_is_in_unit_interval_and_named(rules: Rules) -> None:
     raw_names = observation_feature_names(rules, "observation")
     for state in _random_states(rules, 5, 3)[::3]:
         for player in (0, 1):
-            raw = observation_tensor(observe(state, player))  # type: ignore[arg-type]
-            features = observation_tensor(observe(state, player), normalize=True)  # type: ignore[arg-type]
+            raw = observation_tensor(observe(state, player))
+            features = observation_tensor(observe(state, player), normalize=True)
             assert len(features) == len(names)
             assert all(0.0 <= x <= 1.0 for x in features)
             by_name = dict(zip(names, features, strict=True))

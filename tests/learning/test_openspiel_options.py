@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 import subprocess
 import sys
 
+import attrs
 import numpy as np
 import pyspiel
 import pytest
@@ -14,6 +16,7 @@ from open_spiel.python.observation import make_observation
 import hatsuden_rules.openspiel as hos
 from hatsuden_rules import (
     STANDARD,
+    GameState,
     InvalidInputError,
     Rules,
     SplitMix64,
@@ -51,7 +54,7 @@ def test_core_parameter() -> None:
     with pytest.raises(InvalidInputError, match="must be 'python' or 'native'"):
         pyspiel.load_game("python_hatsuden", {"core": "rust"})
     try:
-        import hatsuden_rules.native  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+        importlib.import_module("hatsuden_rules.native")
     except ImportError:
         with pytest.raises(InvalidInputError, match=r"pip install 'hatsuden-rules\[native\]'"):
             pyspiel.load_game("python_hatsuden", {"core": "native"})
@@ -150,9 +153,7 @@ def test_other_observation_kinds_are_refused() -> None:
         game.make_py_observer(kind)
 
 
-def _explicit(state):  # type: ignore[no-untyped-def]
-    import attrs
-
+def _explicit(state: GameState) -> GameState:
     return attrs.evolve(state, rng=None) if state.is_seeded else state
 
 

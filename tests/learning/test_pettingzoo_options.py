@@ -141,9 +141,9 @@ def test_sampled_observations_are_within_bounds_and_reach_them() -> None:
         else:
             continue
         groups.setdefault(key, []).append((lo, hi, lo_bound, hi_bound))
-    for key, rows in groups.items():
-        reached = (min(r[0] for r in rows), max(r[1] for r in rows))
-        bounds = (min(r[2] for r in rows), max(r[3] for r in rows))
+    for key, entries in groups.items():
+        reached = (min(r[0] for r in entries), max(r[1] for r in entries))
+        bounds = (min(r[2] for r in entries), max(r[3] for r in entries))
         if key in ("opponent_hand_size", "deck_size", "tech_deck_size"):  # low: emptied decks
             assert reached[1] == bounds[1], key
         else:
@@ -152,12 +152,12 @@ def test_sampled_observations_are_within_bounds_and_reach_them() -> None:
     small = VectorEnv(CONFIGS["small"], num_envs=8, seed=0)
     _, info = small.reset()
     stall = small.feature_names.index("stall")
-    reached = 0.0
+    stalled = 0.0
     for _ in range(300):
         mask = info["action_mask"]
         obs, _, terminations, _, info = small.step((rng.random(mask.shape) * mask).argmax(axis=1))
-        reached = max(reached, float(info["final_obs"][terminations, stall].max(initial=0)))
-    assert reached == small.high[stall] == CONFIGS["small"].stall_limit
+        stalled = max(stalled, float(info["final_obs"][terminations, stall].max(initial=0)))
+    assert stalled == small.high[stall] == CONFIGS["small"].stall_limit
     assert small.high[small.feature_names.index("end_reason=stall")] == 1
     # Never observed in CHANCE: those entries' bounds are 0.
     for name in ("phase=chance", "pending_chance=setup", "pending_chance=draw"):

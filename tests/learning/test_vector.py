@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,8 @@ KINDS = [
 
 def _random_actions(info: dict[str, Any], rng: np.random.Generator) -> np.ndarray[Any, Any]:
     mask = info["action_mask"]
-    return (rng.random(mask.shape) * mask).argmax(axis=1)
+    actions: np.ndarray[Any, Any] = (rng.random(mask.shape) * mask).argmax(axis=1)
+    return actions
 
 
 def _run(envs: VectorEnv, steps: int, seed: int) -> list[tuple[Any, ...]]:
@@ -94,8 +96,8 @@ def test_same_seed_same_trajectories() -> None:
 def test_rows_are_the_pettingzoo_games() -> None:
     """Environment i after reset(seed=S) plays the games of the PettingZoo env reset with S + i."""
     for kind in ("observation", "information_state"):
-        envs = VectorEnv(TINY, num_envs=3, observation=kind)  # type: ignore[arg-type]
-        games = [env(TINY, observation=kind) for _ in range(3)]  # type: ignore[arg-type]
+        envs = VectorEnv(TINY, num_envs=3, observation=kind)
+        games = [env(TINY, observation=kind) for _ in range(3)]
         for i, game in enumerate(games):
             game.reset(seed=40 + i)
         obs, info = envs.reset(seed=40)
@@ -175,7 +177,7 @@ def test_bad_options_raise_one_line() -> None:
         {"rules": "STANDARD"},
     ):
         with pytest.raises(InvalidInputError) as caught:
-            VectorEnv(**kwargs)  # type: ignore[arg-type]
+            VectorEnv(**kwargs)
         assert "\n" not in str(caught.value)
     with pytest.raises(InvalidInputError, match="call reset"):
         VectorEnv(TINY).step(np.zeros(1, dtype=int))
@@ -183,7 +185,7 @@ def test_bad_options_raise_one_line() -> None:
 
 def test_native_core_names_the_extra_when_absent() -> None:
     try:
-        import hatsuden_rules.native  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+        importlib.import_module("hatsuden_rules.native")
     except ImportError:
         with pytest.raises(InvalidInputError, match=r"pip install 'hatsuden-rules\[native\]'"):
             VectorEnv(TINY, core="native")
