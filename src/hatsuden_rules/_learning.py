@@ -336,8 +336,10 @@ def make_episode(rules: Rules, *, recall: bool, core: str) -> Episode:
 class PythonBatch:
     """N episodes stepped one after the other: arrays in, arrays out.
 
-    The vectorised environment talks to its core through these methods only; a native batch
-    with the same methods steps every environment without a Python loop.
+    The vectorised environment talks to its core through these five methods only (`reset`,
+    `legal`, `observations`, `step`, `winners`) and the attribute `num_actions`; a native batch
+    with the same methods steps every environment without a Python loop. Chance must be
+    resolved as `Episode` does (R8, R33), so that both cores give the same trajectories.
     """
 
     def __init__(self, rules: Rules, num_envs: int, enc: Encoder) -> None:
@@ -384,6 +386,6 @@ class PythonBatch:
         for i in which:
             self.episodes[int(i)].step(int(actions[int(i)]))
 
-    def outcome(self, i: int) -> int:
-        """The winner of environment `i`'s finished game."""
-        return self.episodes[i].winner()
+    def winners(self, which: Array) -> Array:
+        """The winner (seat) of each finished game of environments `which`."""
+        return np.array([self.episodes[int(i)].winner() for i in which], dtype=np.int64)

@@ -182,10 +182,11 @@ class VectorEnv:
         self._core.step(acts, movers)
         after_mask, after_players = self._core.legal()
         ended = terminations | (after_players < 0)
-        for i in np.nonzero(ended & ~terminations)[0]:
-            winner = self._core.outcome(int(i))
-            rewards[i, winner] = 1.0
-            rewards[i, 1 - winner] = -1.0
+        finished = np.nonzero(ended & ~terminations)[0]
+        if len(finished):
+            winners = self._core.winners(finished)
+            rewards[finished, winners] = 1.0
+            rewards[finished, 1 - winners] = -1.0
         terminations |= ended
         final_players = np.where(ended, players, -1)
         final_obs = np.zeros((n, self.observation_size), dtype=np.float32)

@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 from hatsuden_rules import STANDARD, InvalidInputError, Rules, observation_feature_names
+from hatsuden_rules._features import FeatureKind
 from hatsuden_rules.modelcheck import CONFIGS
 from hatsuden_rules.pettingzoo import env
 from hatsuden_rules.vector import VectorEnv
 
 TINY = Rules(energies=2, max_value=2, hand_size=2, techs=())
-KINDS = [
+KINDS: list[tuple[FeatureKind, bool]] = [
     ("observation", False),
     ("observation", True),
     ("information_state", False),
@@ -86,8 +87,8 @@ def test_shapes_types_and_bounds(kind: str, normalize: bool) -> None:
 
 def test_same_seed_same_trajectories() -> None:
     for kind, normalize in KINDS:
-        a = _run(VectorEnv(TINY, num_envs=4, observation=kind, normalize=normalize), 200, 7)  # type: ignore[arg-type]
-        b = _run(VectorEnv(TINY, num_envs=4, observation=kind, normalize=normalize), 200, 7)  # type: ignore[arg-type]
+        a = _run(VectorEnv(TINY, num_envs=4, observation=kind, normalize=normalize), 200, 7)
+        b = _run(VectorEnv(TINY, num_envs=4, observation=kind, normalize=normalize), 200, 7)
         for x, y in zip(a, b, strict=True):
             for u, v in zip(x, y, strict=True):
                 assert np.array_equal(u, v)
@@ -208,3 +209,21 @@ def test_small_config_plays_to_the_end() -> None:
     envs = VectorEnv(CONFIGS["small"], num_envs=8, seed=0)
     trace = _run(envs, 200, 1)
     assert sum(int(step[2].sum()) for step in trace[1:]) > 8
+
+
+def test_cores_give_identical_trajectories() -> None:
+    """Every installed core plays the same games as the Python core, step for step."""
+    try:
+        importlib.import_module("hatsuden_rules.native")
+    except ImportError:
+        pytest.skip("the native core is not installed (pip install 'hatsuden-rules[native]')")
+    for kind, normalize in KINDS:
+        python = _run(VectorEnv(TINY, num_envs=16, observation=kind, normalize=normalize), 300, 5)
+        native = _run(
+            VectorEnv(TINY, num_envs=16, observation=kind, normalize=normalize, core="native"),
+            300,
+            5,
+        )
+        for x, y in zip(python, native, strict=True):
+            for u, v in zip(x, y, strict=True):
+                assert np.array_equal(u, v)
