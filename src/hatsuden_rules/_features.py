@@ -279,8 +279,8 @@ def _public_plan(rules: Rules) -> list[tuple[_Feature, Source]]:
 
     for f in segment("phase"):
         add(f.name, "p0", f.name, "phase")
-    add("current_player=0", "p0", "to_move", "current_player")
-    add("current_player=1", "p1", "to_move", "current_player")
+    add("to_move.p0", "p0", "to_move", "to_move")
+    add("to_move.p1", "p1", "to_move", "to_move")
     for seat in ("p0", "p1"):  # a seat's cards that the other player knows (R36): public
         for f in segment("known_to_opponent"):
             add(f.name.replace("known_to_opponent", f"known_{seat}"), seat, f.name, "known")
