@@ -137,6 +137,36 @@ class VectorEnv:
 
     # -- Gymnasium's vector API ----------------------------------------------------------------
 
+    @property
+    def single_observation_space(self) -> Any:
+        """One row of ``obs`` as a ``gymnasium.spaces.Box`` (needs gymnasium)."""
+        from gymnasium import spaces
+
+        return spaces.Box(low=self.low, high=self.high, dtype=np.float32)
+
+    @property
+    def single_action_space(self) -> Any:
+        """One action as a ``gymnasium.spaces.Discrete`` (needs gymnasium)."""
+        from gymnasium import spaces
+
+        return spaces.Discrete(self.num_actions)
+
+    @property
+    def observation_space(self) -> Any:
+        """The batch of observations as a ``gymnasium.spaces.Box`` (needs gymnasium)."""
+        from gymnasium import spaces
+
+        low = np.broadcast_to(self.low, (self.num_envs, self.observation_size))
+        high = np.broadcast_to(self.high, (self.num_envs, self.observation_size))
+        return spaces.Box(low=low, high=high, dtype=np.float32)
+
+    @property
+    def action_space(self) -> Any:
+        """The batch of actions as a ``gymnasium.spaces.MultiDiscrete`` (needs gymnasium)."""
+        from gymnasium import spaces
+
+        return spaces.MultiDiscrete(np.full(self.num_envs, self.num_actions))
+
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Array, dict[str, Any]]:

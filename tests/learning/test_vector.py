@@ -227,3 +227,13 @@ def test_cores_give_identical_trajectories() -> None:
         for x, y in zip(python, native, strict=True):
             for u, v in zip(x, y, strict=True):
                 assert np.array_equal(u, v)
+
+
+def test_gymnasium_spaces() -> None:
+    envs = VectorEnv(TINY, num_envs=3, seed=0, normalize=True)
+    obs, info = envs.reset()
+    assert envs.observation_space.contains(obs)
+    assert all(envs.single_observation_space.contains(row) for row in obs)
+    actions = info["action_mask"].argmax(axis=1)
+    assert envs.action_space.contains(actions)
+    assert envs.single_action_space.n == envs.num_actions
