@@ -30,13 +30,26 @@ from typing import Final, Literal
 
 import attrs
 
-from ._cards import Tech
-from ._errors import InvalidInputError
-from ._moves import BuildPylon, Construct, Deal, DealTech, Downsize, Improve, Move
-from ._notation_format import format_card, format_cell, format_move
-from ._rules import Rules
-from ._state import Chance, EndReason, Phase
-from .actions import chance_moves, player_moves
+# Absolute imports of public names only, so that this module does not depend on where the
+# package keeps its private modules. It is imported while `hatsuden_rules/__init__.py` runs
+# (through `hatsuden_rules.observation`), after the core names below are bound.
+from hatsuden_rules import (
+    BuildPylon,
+    Chance,
+    Construct,
+    Deal,
+    DealTech,
+    Downsize,
+    EndReason,
+    Improve,
+    InvalidInputError,
+    Move,
+    Phase,
+    Rules,
+    Tech,
+)
+from hatsuden_rules.actions import chance_moves, player_moves
+from hatsuden_rules.notation import format_card, format_cell, format_move
 
 __all__ = [
     "KINDS",
@@ -356,7 +369,7 @@ def feature_plan(rules: Rules, kind: str) -> tuple[_Feature, ...]:
     if kind in SPLITS:
         return tuple(feature for feature, _ in split_plan(rules, kind))
     _check(rules, kind)
-    from ._observation_tensor import observation_tensor_layout
+    from hatsuden_rules.observation import observation_tensor_layout
 
     plan = _segmented(_observation_plan(rules), observation_tensor_layout(rules))
     if kind == "information_state":
@@ -445,8 +458,8 @@ def feature_names_markdown(rules: Rules | None = None) -> str:
     ``python -m hatsuden_rules._features > docs/features.md`` writes it; a test checks that the
     page is current.
     """
-    from ._notation_format import format_rules
-    from ._rules import STANDARD
+    from hatsuden_rules import STANDARD
+    from hatsuden_rules.notation import format_rules
 
     rules = STANDARD if rules is None else rules
     observation = feature_plan(rules, "observation")

@@ -22,17 +22,24 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
-from ._apply import apply, new_game
-from ._cards import Tech
-from ._errors import InvalidInputError
-from ._features import KINDS, RecallCodec, feature_plan, normalized_names
-from ._legal import legal_moves
-from ._moves import Deal, DealTech
-from ._rng import SplitMix64
-from ._rules import Rules
-from ._scoring import score
-from ._state import Chance, GameState, Phase
-from .observation import observation_tensor, observe
+from hatsuden_rules import (
+    Chance,
+    Deal,
+    DealTech,
+    GameState,
+    InvalidInputError,
+    Phase,
+    Rules,
+    SplitMix64,
+    Tech,
+    apply,
+    legal_moves,
+    new_game,
+    observation_tensor,
+    observe,
+    score,
+)
+from hatsuden_rules._features import KINDS, RecallCodec, feature_plan, normalized_names
 
 __all__ = [
     "Encoder",

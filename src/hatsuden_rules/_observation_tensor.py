@@ -176,7 +176,7 @@ def observation_tensor(
         *one_hot(len(_REASONS), None if o.end_reason is None else _REASONS.index(o.end_reason)),
     ]
     if normalize:
-        from ._features import normalize_tensor
+        from hatsuden_rules._features import normalize_tensor
 
         return normalize_tensor(o.rules, "observation", tensor)
     return tuple(tensor)

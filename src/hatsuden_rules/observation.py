@@ -20,7 +20,8 @@ Examples:
 
 from __future__ import annotations
 
-from ._features import observation_feature_names
+from hatsuden_rules._features import observation_feature_names
+
 from ._observation import Concealed, Observation, SeenMove, SeenStack, observe
 from ._observation_render import render_observation
 from ._observation_tensor import observation_tensor, observation_tensor_layout

@@ -54,9 +54,10 @@ except ImportError:
         "pip install 'hatsuden-rules[pettingzoo]'"
     ) from None
 
+from hatsuden_rules._features import FeatureKind
+from hatsuden_rules._learning import check_options, encoder, make_episode
+
 from ._errors import InvalidInputError
-from ._features import FeatureKind
-from ._learning import check_options, encoder, make_episode
 from ._legal import legal_moves
 from ._rng import SplitMix64
 from ._rules import STANDARD, Rules

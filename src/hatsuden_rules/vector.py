@@ -62,11 +62,15 @@ except ImportError:
         "hatsuden_rules.vector needs numpy: pip install 'hatsuden-rules[pettingzoo]'"
     ) from None
 
-from ._errors import InvalidInputError
-from ._features import FeatureKind
-from ._learning import Encoder, PythonBatch, check_options, encoder, require_native
-from ._rng import SplitMix64
-from ._rules import STANDARD, Rules
+from hatsuden_rules import STANDARD, InvalidInputError, Rules, SplitMix64
+from hatsuden_rules._features import FeatureKind
+from hatsuden_rules._learning import (
+    Encoder,
+    PythonBatch,
+    check_options,
+    encoder,
+    require_native,
+)
 
 __all__ = ["AUTORESET_MODE", "VectorEnv"]
 

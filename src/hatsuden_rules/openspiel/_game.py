@@ -15,6 +15,8 @@ import attrs
 import numpy as np
 import pyspiel
 
+from hatsuden_rules import _openspiel_options as _options
+
 from .._apply import apply, new_game
 from .._errors import InvalidInputError
 from .._legal import chance_outcomes, legal_moves
@@ -26,7 +28,6 @@ from .._state import GameState, Phase
 from ..actions import chance_moves, num_chance_outcomes, num_distinct_actions, player_moves
 from ..notation import format_move, format_observation
 from ..observation import observation_tensor, observation_tensor_layout, observe, sample_state
-from . import _options
 from ._length import max_chance_nodes, max_game_length
 from ._params import GAME_NAME, PARAMETERS, parameters_from_rules, rules_from_parameters
 from ._record import Codec

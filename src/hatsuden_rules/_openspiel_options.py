@@ -1,4 +1,7 @@
-"""The game parameters that are not `Rules` fields, and the public and private observers.
+"""OpenSpiel: the game parameters that are not `Rules` fields, the public and private observers.
+
+Imported by the OpenSpiel adapter only (it needs pyspiel); kept beside the package's modules,
+with absolute imports, so that it does not depend on where the adapter's own modules live.
 
 - ``players``: OpenSpiel's example scripts pass ``players``; HATSUDEN is a two-player game, so
   2 is accepted and any other number refused with the library's error.
@@ -20,14 +23,12 @@ import attrs
 import numpy as np
 import pyspiel
 
-from .._errors import InvalidInputError
-from .._features import feature_plan, split_plan, split_tensor
-from .._learning import Encoder, encoder, require_native
-from .._rules import Rules
-from ..observation import observation_tensor, observe
+from hatsuden_rules import InvalidInputError, Rules, observation_tensor, observe
+from hatsuden_rules._features import feature_plan, split_plan, split_tensor
+from hatsuden_rules._learning import Encoder, encoder, require_native
 
 if TYPE_CHECKING:
-    from ._game import HatsudenState
+    from hatsuden_rules.openspiel import HatsudenState
 
 __all__ = ["DEFAULTS", "Options", "SplitObserver", "read", "split_of"]
 
