@@ -289,9 +289,9 @@ class Episode:
         self._rng = rng
 
     def legal_ids(self) -> list[int]:
-        """The legal action ids, ascending (empty at the end)."""
+        """The legal action ids, ascending (empty at the end): `legal_moves` is in id order."""
         ids = self._tables.ids
-        return sorted(ids[move] for move in legal_moves(self.state))
+        return [ids[move] for move in legal_moves(self.state)]
 
     def step(self, action: int) -> None:
         """Apply action id `action` and resolve chance; an illegal one raises, changing nothing."""
