@@ -481,8 +481,10 @@ def feature_names_markdown(rules: Rules | None = None) -> str:
         "cell names too (`1S`: row and energy letter, `Rules.cells` order); moves are written in "
         "the notation (NOTATION.md).",
         "",
-        "**Bound** is the entry's greatest value over every state (the least is 0, or -1 for a "
-        "hidden stack value; *none*: no bound, a count that can grow for ever). "
+        "**Bound** is an upper bound of the entry over every state, derived from the rules "
+        "(the least value is 0, or -1 for a hidden stack value; *none*: no bound, a count "
+        "that can grow for ever); docs/learning.md says which bounds random play is checked "
+        "to reach. "
         "**Normalised** says what `normalize=True` does with it: divided by its bound, kept as "
         "it is (a bit), one-hot (the entry becomes one feature per value, named "
         "`NAME=VALUE`; `top=0`, no card seen, is all zeros), or `n / (n + 1)` for a count "
