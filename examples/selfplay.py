@@ -263,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     reached = reached_at is not None or final >= args.target
     if args.svg is not None:
-        title = f"Linear REINFORCE self-play on {format_rules(RULES)}: {final:.0%} won at the end"
+        title = f"Linear REINFORCE self-play on {format_rules(RULES)}: {final:.1%} won at the end"
         write_svg(args.svg, curve, args.target, title)
         print(f"curve: {args.svg}")
     return 0 if reached or not args.full else 1
