@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib
 import statistics
 import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from hatsuden_rules import STANDARD, Rules
+from hatsuden_rules import STANDARD, Rules, native
 from hatsuden_rules.pettingzoo import env
 from hatsuden_rules.vector import VectorEnv
 
@@ -97,11 +96,8 @@ def openspiel_rate(rules: Rules, core: str, seconds: float) -> float:
 
 
 def native_available() -> bool:
-    try:
-        importlib.import_module("hatsuden_rules.native")
-    except ImportError:
-        return False
-    return True
+    """Whether the native core is installed with the batch the environments step."""
+    return native.is_available() and hasattr(native.load(), "VectorBatch")
 
 
 def measure(run: Callable[[], float], repeats: int) -> tuple[float, float]:
@@ -118,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rules", choices=("standard", "tiny"), default="standard")
     args = parser.parse_args(argv)
     rules = STANDARD if args.rules == "standard" else TINY
-    native = native_available()
+    has_native = native_available()
     print(f"rules: {args.rules}; best of {args.repeats} runs of {args.seconds:g} s (median)")
     print()
     print("| environment | observation | steps/s | against PettingZoo |")
@@ -134,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         base = best
         print(f"| PettingZoo `env()` | {label} | {best:,.0f} ({median:,.0f}) | 1 |")
-        cores = ["python", "native"] if native else ["python"]
+        cores = ["python", "native"] if has_native else ["python"]
         for core in cores:
             best, median = measure(
                 functools.partial(
@@ -146,17 +142,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"| `VectorEnv(core={core!r}, num_envs={args.envs})` | {label} | "
                 f"{best:,.0f} ({median:,.0f}) | {best / base:.2f}x |"
             )
-        if not native:
+        if not has_native:
             print(f"| `VectorEnv(core='native')` | {label} | not installed | |")
     print()
     print("| OpenSpiel game | decisions/s (apply_action) |")
     print("|---|---|")
-    for core in ["python", "native"] if native else ["python"]:
+    for core in ["python", "native"] if has_native else ["python"]:
         best, median = measure(
             functools.partial(openspiel_rate, rules, core, args.seconds), args.repeats
         )
         print(f"| `core={core}` | {best:,.0f} ({median:,.0f}) |")
-    if not native:
+    if not has_native:
         print("| `core=native` | not installed |")
     return 0
 
