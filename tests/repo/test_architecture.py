@@ -22,21 +22,21 @@ PACKAGE = ROOT_DIR / "src" / "hatsuden_rules"
 ALLOWED: dict[str, frozenset[str]] = {
     "_core": frozenset(),
     "actions": frozenset({"_core"}),
-    "observation": frozenset({"_core"}),
+    "observation": frozenset({"_core", "actions"}),
     "_positions": frozenset({"_core", "observation"}),
     "notation": frozenset({"_core", "observation", "_positions"}),
     "serialization": frozenset({"_core", "observation", "_positions", "notation"}),
     "svg": frozenset({"_core", "observation", "notation", "serialization"}),
     "players": frozenset({"_core", "observation"}),
     "simulation": frozenset({"_core", "observation", "players", "serialization", "facade"}),
-    "integrations": frozenset({"_core", "actions", "observation", "notation"}),
+    "native": frozenset({"notation", "serialization", "facade"}),
+    "integrations": frozenset({"_core", "actions", "observation", "notation", "native"}),
     "modelcheck": frozenset({"_core", "notation", "facade"}),
     "conformance": frozenset({"_core", "observation", "notation", "serialization", "facade"}),
-    "native": frozenset({"notation", "serialization", "facade"}),
 }
 ALLOWED["cli"] = frozenset(ALLOWED) | {"facade"}  # the top: every command
 #: Modules that re-export a unit under its public name (they may import anything).
-FACADES = frozenset({"__init__", "__main__", "openspiel", "pettingzoo", "records"})
+FACADES = frozenset({"__init__", "__main__", "openspiel", "pettingzoo", "records", "vector"})
 
 
 def _unit(module: str) -> str:

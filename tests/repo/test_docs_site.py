@@ -32,8 +32,13 @@ MKDOCS = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
 
 # Public modules documented on the command-line page rather than in the API reference.
 COMMAND_MODULES = {"cli", "conformance.adapter"}
-# The implementations behind the facades `openspiel` and `pettingzoo`, documented there.
-IMPLEMENTATIONS = {"integrations", "integrations.openspiel", "integrations.pettingzoo"}
+# The implementations behind the facades `openspiel`, `pettingzoo` and `vector`, documented there.
+IMPLEMENTATIONS = {
+    "integrations",
+    "integrations.openspiel",
+    "integrations.pettingzoo",
+    "integrations.vector",
+}
 # Public modules whose API page waits for their `Example:` docstring sections to become
 # `Examples:` (another branch splits these files): excluded in mkdocs.yml, named here.
 PENDING_MODULES: set[str] = set()

@@ -246,12 +246,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="check a game record and print it, or --html PAGE (hatsuden-replay)",
     )
     commands.add_parser("check", help="exhaustive model check (hatsuden-check; same arguments)")
+    commands.add_parser(
+        "openspiel",
+        help="run an OpenSpiel script (MODULE [ARGS...]) with python_hatsuden registered",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hatsuden`` with `argv` (default: the process arguments); return the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "openspiel":
+        from hatsuden_rules.cli._openspiel import run_openspiel
+
+        return run_openspiel(args_list[1:])
     if args_list and args_list[0] in _DELEGATED:
         if args_list[0] == "check":
             from hatsuden_rules.cli._check import main as check_main

@@ -4,14 +4,17 @@
 the game with -1 for the offender, out-of-range actions are refused, the call order is
 enforced); `raw_env` is the unwrapped class. Each observation is a dict:
 
-- ``"observation"``: the observer's `observation_tensor` (R39) as float32, in a Box whose bounds
-  hold every value the tensor can take (-1 for a hidden card value included);
+- ``"observation"``: the observer's `observation_tensor` (R39) as float32, or with
+  ``observation="information_state"`` the information-state tensor (the observation then the
+  perfect-recall counts, as OpenSpiel's), raw ints or with ``normalize=True`` features in
+  [0, 1] (`observation_feature_names` names every entry), in a Box whose bounds are each
+  entry's least and greatest value where the environment is observed (never in CHANCE);
 - ``"action_mask"``: int8, 1 for each legal action id (the ids of `hatsuden_rules.actions`,
   the same as OpenSpiel's), all zeros for the agent who is not to move.
 
-``reset(seed=N)`` starts ``new_game(seed=N)``: chance is resolved by the portable generator
-(R8), so an episode is reproducible bit for bit; a later ``reset()`` without a seed continues
-from a generator seeded with N. One agent makes several steps in a row (a turn has several
+``reset(seed=N)`` starts the game of ``new_game(seed=N)``: chance is resolved by the portable
+generator (R8), so an episode is reproducible bit for bit; a later ``reset()`` without a seed
+continues from a generator seeded with N. One agent makes several steps in a row (a turn has several
 decisions). Rewards are +1 and -1 when the game ends (a stall is a termination too, R25).
 Needs the ``pettingzoo`` extra: ``pip install 'hatsuden-rules[pettingzoo]'``.
 
@@ -51,7 +54,6 @@ except ImportError:
         "pip install 'hatsuden-rules[pettingzoo]'"
     ) from None
 
-from hatsuden_rules._core.apply import apply, new_game
 from hatsuden_rules._core.errors import InvalidInputError
 from hatsuden_rules._core.legal import legal_moves
 from hatsuden_rules._core.rng import SplitMix64
@@ -64,13 +66,14 @@ from hatsuden_rules.actions import (
     num_distinct_actions,
     player_moves,
 )
+from hatsuden_rules.integrations._learning import check_options, encoder, make_episode
 from hatsuden_rules.observation import (
     Observation,
-    observation_tensor,
     observation_tensor_layout,
     observe,
     render_observation,
 )
+from hatsuden_rules.observation._features import FeatureKind
 
 __all__ = [
     "AGENTS",
@@ -87,14 +90,29 @@ AGENTS: Final = ("player_0", "player_1")
 _CELL_FEATURES: Final = 8  # occupied, face_down, flipped, secret, downsized, value, top, height
 
 
-def env(rules: Rules = STANDARD, render_mode: str | None = None) -> AECEnv:
+def env(
+    rules: Rules = STANDARD,
+    render_mode: str | None = None,
+    observation: FeatureKind = "observation",
+    normalize: bool = False,
+    core: str = "python",
+) -> AECEnv:
     """The HATSUDEN environment under `rules`, with PettingZoo's usual wrappers.
 
     Args:
         rules: The rule set; the printed game by default.
         render_mode: None, or ``"ansi"``: `render` returns the acting player's view as text.
+        observation: ``"observation"`` or ``"information_state"`` (see the module docstring).
+        normalize: Features in [0, 1] rather than the raw ints.
+        core: ``"python"``, or ``"native"`` (needs ``pip install 'hatsuden-rules[native]'``).
     """
-    game: AECEnv = raw_env(rules=rules, render_mode=render_mode)
+    game: AECEnv = raw_env(
+        rules=rules,
+        render_mode=render_mode,
+        observation=observation,
+        normalize=normalize,
+        core=core,
+    )
     game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
     game = wrappers.AssertOutOfBoundsWrapper(game)
     return wrappers.OrderEnforcingWrapper(game)
@@ -155,12 +173,27 @@ class raw_env(AECEnv, EzPickle):
 
     metadata: Final = {"render_modes": ["ansi"], "name": "hatsuden_v0", "is_parallelizable": False}
 
-    def __init__(self, rules: Rules = STANDARD, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules = STANDARD,
+        render_mode: str | None = None,
+        observation: FeatureKind = "observation",
+        normalize: bool = False,
+        core: str = "python",
+    ) -> None:
         if type(rules) is not Rules:
             raise InvalidInputError("rules", f"expected Rules, got {type(rules).__name__}")
         if render_mode not in (None, "ansi"):
             raise InvalidInputError("render_mode", f"must be None or 'ansi', got {render_mode!r}")
-        EzPickle.__init__(self, rules=rules, render_mode=render_mode)
+        check_options(observation, normalize, core)
+        EzPickle.__init__(
+            self,
+            rules=rules,
+            render_mode=render_mode,
+            observation=observation,
+            normalize=normalize,
+            core=core,
+        )
         super().__init__()
         self.rules = rules
         self.render_mode = render_mode
@@ -168,7 +201,9 @@ class raw_env(AECEnv, EzPickle):
         self.agents = list(AGENTS)
         n = num_distinct_actions(rules)
         self._ids = {move: a for a, move in enumerate(player_moves(rules))}
-        low, high = observation_bounds(rules)
+        self._encoder = encoder(rules, observation, normalize)
+        self._episode = make_episode(rules, recall=observation == "information_state", core=core)
+        low, high = self._encoder.bounds()
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -180,13 +215,17 @@ class raw_env(AECEnv, EzPickle):
         }
         self.action_spaces = {agent: spaces.Discrete(n) for agent in AGENTS}
         self._seeds: SplitMix64 | None = None
-        self._state: GameState | None = None
+        self._state: GameState | None = None  # the episode's state once reset
 
     # -- the library's view ------------------------------------------------------------------
 
     @property
     def game_state(self) -> GameState:
         """The current `GameState` (god view; seeded mode)."""
+        self._started()
+        return self._episode.seeded_state()
+
+    def _started(self) -> GameState:
         if self._state is None:
             raise InvalidInputError("state", "call reset() first")
         return self._state
@@ -197,7 +236,7 @@ class raw_env(AECEnv, EzPickle):
 
     def final_rewards(self) -> dict[str, int]:
         """+1 for the winner and -1 for the loser of the finished game (R29)."""
-        state = self.game_state
+        state = self._started()
         if not state.is_over:
             raise InvalidInputError("state", "the game is not over")
         winner = score(state).winner
@@ -215,14 +254,14 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """`agent`'s observation tensor and action mask."""
-        state = self.game_state
+        state = self._started()
         seat = _seat(agent)
         mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
         if not state.is_over and state.current_player == seat:
             ids = self._ids
             mask[[ids[move] for move in legal_moves(state)]] = 1
-        tensor = np.array(observation_tensor(observe(state, seat)), dtype=np.float32)
-        return {"observation": tensor, "action_mask": mask}
+        raw = np.array([self._episode.raw(seat)], dtype=np.float32)
+        return {"observation": self._encoder.features(raw)[0], "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: ``new_game(seed=seed)``, or the next seed of the env's generator."""
@@ -233,7 +272,8 @@ class raw_env(AECEnv, EzPickle):
             if self._seeds is None:
                 self._seeds = SplitMix64.from_seed(secrets.randbits(64))
             game_seed, self._seeds = self._seeds.next()
-        self._state = new_game(seed=game_seed, rules=self.rules)
+        self._episode.reset(game_seed)
+        self._state = self._episode.state
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0)
@@ -248,10 +288,10 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = action_to_move(self.rules, action)  # type: ignore[arg-type]
+        action_to_move(self.rules, action)  # type: ignore[arg-type]  # refuses a bad id
         self._cumulative_rewards[agent] = 0
-        state = apply(self.game_state, move)  # IllegalMoveError names the rule
-        self._state = state
+        self._episode.step(action)  # type: ignore[arg-type]  # IllegalMoveError names the rule
+        state = self._state = self._episode.state
         if state.is_over:
             self.rewards = dict(self.final_rewards())
             self.terminations = dict.fromkeys(AGENTS, True)

@@ -20,6 +20,7 @@ Examples:
 
 from __future__ import annotations
 
+from hatsuden_rules.observation._features import observation_feature_names
 from hatsuden_rules.observation._observe import Concealed, Observation, SeenMove, SeenStack, observe
 from hatsuden_rules.observation._render import render_observation
 from hatsuden_rules.observation._sampling import legal_moves_from, sample_state
@@ -31,6 +32,7 @@ __all__ = [
     "SeenMove",
     "SeenStack",
     "legal_moves_from",
+    "observation_feature_names",
     "observation_tensor",
     "observation_tensor_layout",
     "observe",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Literal, overload
 
 from hatsuden_rules._core import encoding as enc
 from hatsuden_rules._core.cards import Card, Tech
@@ -66,8 +67,26 @@ def observation_tensor_layout(rules: Rules) -> tuple[tuple[str, int], ...]:
     )
 
 
-def observation_tensor(observation: Observation) -> tuple[int, ...]:
+@overload
+def observation_tensor(
+    observation: Observation, *, normalize: Literal[False] = False
+) -> tuple[int, ...]: ...
+
+
+@overload
+def observation_tensor(
+    observation: Observation, *, normalize: Literal[True]
+) -> tuple[float, ...]: ...
+
+
+def observation_tensor(
+    observation: Observation, *, normalize: bool = False
+) -> tuple[int, ...] | tuple[float, ...]:
     """The observation as a flat tuple of ints, from the observer's side (R39).
+
+    With ``normalize=True``: floats in [0, 1] instead, each count divided by its bound and a
+    stack's value and top card one-hot (`observation_feature_names` with ``normalize=True``
+    names them; docs/features.md).
 
     The layout is fixed for a `Rules` (see `observation_tensor_layout` and RULES.md R39): card
     segments count copies per card in `Rules.cards` order, cell segments follow `Rules.cells`,
@@ -79,10 +98,15 @@ def observation_tensor(observation: Observation) -> tuple[int, ...]:
         >>> tensor = observation_tensor(observe(new_game(seed=5), 0))
         >>> len(tensor) == sum(n for _, n in observation_tensor_layout(STANDARD))
         True
+        >>> features = observation_tensor(observe(new_game(seed=5), 0), normalize=True)
+        >>> len(features), min(features) >= 0.0, max(features) <= 1.0
+        (643, True, True)
     """
     o = observation
     if type(o) is not Observation:
         raise InvalidInputError("observation", f"expected an Observation, got {type(o).__name__}")
+    if type(normalize) is not bool:
+        raise InvalidInputError("normalize", f"must be a bool, got {normalize!r}")
     t = enc.tables(o.rules)
     index = t.card_index
     c = len(t.cards)
@@ -152,4 +176,8 @@ def observation_tensor(observation: Observation) -> tuple[int, ...]:
         int(o.end_triggered_by == them),
         *one_hot(len(_REASONS), None if o.end_reason is None else _REASONS.index(o.end_reason)),
     ]
+    if normalize:
+        from hatsuden_rules.observation._features import normalize_tensor
+
+        return normalize_tensor(o.rules, "observation", tensor)
     return tuple(tensor)

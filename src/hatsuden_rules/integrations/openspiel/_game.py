@@ -29,6 +29,7 @@ from hatsuden_rules.actions import (
     num_distinct_actions,
     player_moves,
 )
+from hatsuden_rules.integrations.openspiel import _options
 from hatsuden_rules.integrations.openspiel._length import max_chance_nodes, max_game_length
 from hatsuden_rules.integrations.openspiel._params import (
     GAME_NAME,
@@ -63,7 +64,10 @@ GAME_TYPE: Final = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={p.name: _DEFAULTS[p.name] for p in PARAMETERS},
+    parameter_specification={
+        **{p.name: _DEFAULTS[p.name] for p in PARAMETERS},
+        **_options.DEFAULTS,
+    },
 )
 
 
@@ -123,7 +127,10 @@ class HatsudenGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        rules = rules_from_parameters(params)
+        options = _options.read(params)  # players, normalize, core: not rules fields
+        rules = rules_from_parameters(
+            {name: value for name, value in params.items() if name not in _options.DEFAULTS}
+        )
         info = pyspiel.GameInfo(
             num_distinct_actions=num_distinct_actions(rules),
             max_chance_outcomes=num_chance_outcomes(rules),
@@ -135,6 +142,7 @@ class HatsudenGame(pyspiel.Game):
         )
         super().__init__(GAME_TYPE, info, params)
         self.rules: Rules = rules
+        self.options = options
         self._context = _Context(rules)
         self._max_chance_nodes = max_chance_nodes(rules)
         self._initial = _Node(self._context, new_game(rules=rules), ((), ()), ("p0:", "p1:"))
@@ -153,22 +161,31 @@ class HatsudenGame(pyspiel.Game):
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> HatsudenObserver | None:
-        """The observer for `iig_obs_type`: the observation, or the information state.
+    ) -> HatsudenObserver | _options.SplitObserver:
+        """The observer for `iig_obs_type` (None: the observation).
 
-        Both show the observing player's private information and the public information
-        (``private_info=SINGLE_PLAYER``, ``public_info=True``); other kinds return None.
+        - ``public_info=True, private_info=SINGLE_PLAYER``: the observation, or with
+          ``perfect_recall=True`` the information state (the observation then the recall
+          counts);
+        - ``public_info=True, private_info=NONE, perfect_recall=False``: the public half of the
+          observation (what both players know);
+        - ``public_info=False, private_info=SINGLE_PLAYER, perfect_recall=False``: the private
+          half (the hand, the tech hand, the top cards of my stacks that only I have seen).
+
+        With the game parameter ``normalize=true`` every tensor holds features in [0, 1]
+        (`observation_feature_names`). Other kinds raise `InvalidInputError`.
         """
         if params:
             raise InvalidInputError("params", f"{GAME_NAME} observers take no parameters")
+        normalize = self.options.normalize
         if iig_obs_type is None:
-            return HatsudenObserver(self, perfect_recall=False)
-        if (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            or not iig_obs_type.public_info
-        ):
-            return None
-        return HatsudenObserver(self, perfect_recall=bool(iig_obs_type.perfect_recall))
+            return HatsudenObserver(self, perfect_recall=False, normalize=normalize)
+        split = _options.split_of(iig_obs_type)
+        if split is None:
+            return HatsudenObserver(
+                self, perfect_recall=bool(iig_obs_type.perfect_recall), normalize=normalize
+            )
+        return _options.SplitObserver(self.rules, split, normalize=normalize)
 
     def state_from(self, state: GameState) -> HatsudenState:
         """An OpenSpiel state at the library state `state` (explicit chance mode, these rules).
@@ -300,7 +317,9 @@ class HatsudenObserver:
         dict: Named views into `tensor`, one per segment.
     """
 
-    def __init__(self, game: HatsudenGame, *, perfect_recall: bool) -> None:
+    def __init__(
+        self, game: HatsudenGame, *, perfect_recall: bool, normalize: bool = False
+    ) -> None:
         self._perfect_recall = perfect_recall
         layout = observation_tensor_layout(game.rules)
         self._observation_size = sum(size for _, size in layout)
@@ -308,6 +327,11 @@ class HatsudenObserver:
         self._recall_size = game._context.codec.size
         if perfect_recall:
             segments += game._context.codec.segments
+        self._encoder = (
+            _options.encoder_of(game.rules, perfect_recall=perfect_recall) if normalize else None
+        )
+        if self._encoder is not None:
+            segments = _options.normalized_segments(self._encoder)
         size = sum(n for _, n in segments)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray[Any, Any]] = {}
@@ -319,6 +343,12 @@ class HatsudenObserver:
     def set_from(self, state: HatsudenState, player: int) -> None:
         """Fill `tensor` with what `player` knows in `state`."""
         node = state._node
+        if self._encoder is not None:
+            raw = list(observation_tensor(observe(node.state, player)))
+            if self._perfect_recall:
+                raw += _counts(node.seen[player], self._recall_size).tolist()
+            self.tensor[:] = self._encoder.features(np.array([raw], dtype=np.float32))[0]
+            return
         self.tensor[: self._observation_size] = observation_tensor(observe(node.state, player))
         if self._perfect_recall:
             self.tensor[self._observation_size :] = _counts(node.seen[player], self._recall_size)
