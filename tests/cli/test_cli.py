@@ -133,9 +133,32 @@ def test_demo_prints_a_seeded_game_turn_by_turn() -> None:
     result = run("demo", "--players", "greedy,random", "--seed", "3")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("HATSUDEN demo · seed 3 · player 0: greedy · player 1: random")
-    assert "--- turn 1 · player 0 (greedy): " in result.stdout
+    assert "turn  1 · player 0 (greedy): " in result.stdout
     assert "Winner: player" in result.stdout
     assert result.stdout == run("demo", "--players", "greedy,random", "--seed", "3").stdout
+
+
+def test_demo_is_a_pleasant_first_minute() -> None:
+    """Issue 23: a key, a few boards (``--every N``), a score sheet, one spelling."""
+    from hatsuden_rules.cli._demo import DEMO_KEY
+
+    text = run("demo", "--players", "greedy,random", "--seed", "3").stdout
+    assert DEMO_KEY in text
+    turns = sum(line.startswith("turn ") for line in text.splitlines())
+    boards = text.count(" · deck ")
+    assert turns >= 20
+    assert boards == turns // 10 + 1 - (turns % 10 == 0)  # every 10 turns, and the end
+    every = run("demo", "--players", "greedy,random", "--seed", "3", "--every", "1").stdout
+    assert every.count(" · deck ") == turns
+    assert "Final score\n" in text
+    assert "energy  cities  total" in text
+    assert " energy + " in text
+    assert " cities = " in text
+    assert " city = " not in text  # not `points 1 energy -2 city = -1`
+    for name in ("SOLAR", "GEOTHERMAL", "WIND", "HYDRO", "BIOMASS"):
+        assert name not in text  # energies are S G W H B throughout
+    for name in ("ACCUMULATOR", "SECRET_BUILD", "SMART", "DOWN"):
+        assert name not in text  # techs are ACC SEC SMT DWN throughout
 
 
 def test_check_and_replay_delegate(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@
 - ``hatsuden simulate --players A,B --games N [--jobs J] [--seed S] [--json|--csv]
   [--backend local|ray] [--address ADDR] [--save-games DIR]``: a bot match with seats
   alternated, on every core (or on Ray), the same for a seed whatever J or the backend.
-- ``hatsuden demo``: a seeded ISMCTS vs Greedy game printed turn by turn.
+- ``hatsuden demo [--every N]``: a seeded ISMCTS vs Greedy game, a line a turn, the board every
+  N turns.
 - ``hatsuden rules [R12 ...] [--list]``: the rule text from RULES.md, offline.
 - ``hatsuden replay FILE [--html PAGE]``: check a game record and print it, or write it as an
   HTML page to step through (``hatsuden-replay``).
@@ -220,7 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser(
         "demo",
         help="a seeded ISMCTS vs Greedy game, turn by turn",
-        description="A seeded game between two bots, printed turn by turn (god view).",
+        description="A seeded game between two bots: one line a turn with a key to the move "
+        "notation, the board at a few moments (god view), and the final score sheet.",
     )
     demo.add_argument("--seed", type=_int, default=2, help="the game's seed (2)")
     demo.add_argument(
@@ -229,6 +231,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=("ismcts", "greedy"),
         metavar="A,B",
         help="player 0 and player 1 (default ismcts,greedy)",
+    )
+    demo.add_argument(
+        "--every",
+        type=_positive,
+        default=10,
+        metavar="N",
+        help="print the board after every N turns, and at the end (default 10; 1: every turn)",
     )
     add_rule_flags(demo, configs=configs)
 
@@ -421,7 +430,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     names = args.players
     players = (make_player(names[0]), make_player(names[1]))
-    run_demo(players, names, args.seed, sys.stdout, rules=args.rules)
+    run_demo(players, names, args.seed, sys.stdout, rules=args.rules, every=args.every)
     return 0
 
 
