@@ -557,3 +557,52 @@ def test_rules_are_read_from_the_installed_package_first(
     whole = capsys.readouterr().out
     assert "{#r1" not in whole
     assert "<a id" not in whole
+
+
+def test_replay_of_an_illegal_move_shows_the_board_before_it_in_one_numbering(
+    tmp_path: Path,
+) -> None:
+    """Issue 23: `hatsuden replay` errors as `hatsuden replay:`, 1-based ply and turn only, and
+    the board the offending move was tried on (not the last finished turn's)."""
+    import random
+    import re
+
+    from hatsuden_rules import apply, legal_moves, new_game, record_game
+    from hatsuden_rules._core.render import render
+    from hatsuden_rules.records import format_record
+
+    rng = random.Random(4)
+    state, moves = new_game(7), []
+    while not state.is_over:
+        moves.append(rng.choice(legal_moves(state)))
+        state = apply(state, moves[-1])
+    text = format_record(record_game(moves, seed=7))
+    turn3 = re.search(r"^3\. ([^,\n]+), ", text, flags=re.MULTILINE)
+    assert turn3 is not None
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text.replace(turn3.group(0), f"3. {turn3.group(1)}, PASS, ", 1))
+    ply = (
+        sum(
+            len(line.split(". ", 1)[1].split(", "))
+            for line in text.splitlines()
+            if re.match(r"^[12]\. ", line)
+        )
+        + 2
+    )  # turns 1 and 2, then turn 3's first move; PASS is the next
+    before = new_game(7)
+    for move in moves[: ply - 1]:
+        before = apply(before, move)
+
+    result = run("replay", str(bad))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"hatsuden replay: {bad}: invalid record: ply {ply} (turn 3, ")
+    assert "moves[" not in result.stderr  # no 0-based path beside the 1-based numbers
+    assert f"Turn 3 · player 0: {turn3.group(1)}, ...\n" in result.stdout
+    assert result.stdout.endswith(f"The board before ply {ply}:\n{render(before)}\n\n")
+    standalone = subprocess.run(
+        [sys.executable, "-m", "hatsuden_rules.cli._replay", str(bad)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert standalone.stderr.startswith("hatsuden-replay: ")

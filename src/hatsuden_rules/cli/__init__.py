@@ -268,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return check_main(args_list[1:])
         from hatsuden_rules.cli._replay import main as replay_main
 
-        return replay_main(args_list[1:])
+        return replay_main(args_list[1:], prog=f"{PROG} replay")
     parser = build_parser()
     args = parser.parse_args(args_list)
     try:
