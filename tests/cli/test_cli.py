@@ -606,3 +606,25 @@ def test_replay_of_an_illegal_move_shows_the_board_before_it_in_one_numbering(
         check=False,
     )
     assert standalone.stderr.startswith("hatsuden-replay: ")
+
+
+def test_play_echoes_what_the_user_typed() -> None:
+    """Issue 23: `foo` is quoted as `'foo'`, not `'FOO'`."""
+    result = run(
+        "play", "--opponent", "random", "--seed", "1", "--no-record", "--first", stdin="foo\nquit\n"
+    )
+    assert "I cannot read 'foo': " in result.stdout
+    assert "found 'foo' at position 0 of 'foo'" in result.stdout
+    assert "FOO" not in result.stdout
+
+
+def test_a_misspelt_subcommand_option_gets_the_subcommands_usage_and_a_suggestion() -> None:
+    """Issue 23: `hatsuden play --opponnent greedy`: play's usage, not the top-level one."""
+    result = run("play", "--opponnent", "greedy")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: hatsuden play ")
+    assert result.stderr.endswith(
+        "hatsuden play: error: unrecognized arguments: --opponnent greedy "
+        "(did you mean --opponent?)\n"
+    )
+    assert "Traceback" not in result.stderr

@@ -44,7 +44,7 @@ from hatsuden_rules._core.rules import STANDARD, Rules
 from hatsuden_rules.cli._flags import add_rule_flags, rules_from_args
 from hatsuden_rules.players import PLAYERS, make_player
 
-__all__ = ["build_parser", "main", "parse_rules_option"]
+__all__ = ["CommandParser", "build_parser", "did_you_mean", "main", "parse_rules_option"]
 
 PROG = "hatsuden"
 _DELEGATED = ("check", "replay")
@@ -129,6 +129,49 @@ def _backend(text: str) -> str:
     return key
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser: it refuses an unknown argument itself.
+
+    With its own usage and a did-you-mean (``hatsuden play --opponnent``), rather than leaving
+    it to ``hatsuden``'s parser, which prints the top-level usage.
+    """
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse like argparse, but exit with a usage error on any argument left over."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}{did_you_mean(self, extras)}")
+        return parsed, extras
+
+
+def did_you_mean(parser: argparse.ArgumentParser, extras: Sequence[str]) -> str:
+    """`` (did you mean --opponent?)`` for the first unknown option close to one of `parser`'s.
+
+    Examples:
+        >>> parser = argparse.ArgumentParser()
+        >>> _ = parser.add_argument("--opponent")
+        >>> did_you_mean(parser, ["--opponnent", "greedy"])
+        ' (did you mean --opponent?)'
+        >>> did_you_mean(parser, ["--colour"])
+        ''
+    """
+    import difflib
+
+    options = [
+        option
+        for action in parser._actions  # argparse has no public list of the options
+        for option in action.option_strings
+    ]
+    for extra in extras:
+        if extra.startswith("-"):
+            close = difflib.get_close_matches(extra.partition("=")[0], options, n=1)
+            if close:
+                return f" (did you mean {close[0]}?)"
+    return ""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hatsuden``."""
     names = ", ".join(sorted(PLAYERS))
@@ -141,7 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(e.g. ismcts:iterations=50).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=CommandParser
+    )
 
     play = commands.add_parser(
         "play",
