@@ -343,7 +343,6 @@ def test_observations_round_trip_and_forgeries_are_refused() -> None:
     ("text", "position", "hint"),
     [
         ("Construct S3 0S", 1, "Construct is written C S3 0S"),
-        ("construct S3 0S", 0, "construct is written C S3 0S"),
         ("Flip 1W", 1, "Flip is written F 1W"),
         ("Pass", 1, "Pass is written PASS"),
         ("Cx S3 0S", 1, "found 'Cx'"),

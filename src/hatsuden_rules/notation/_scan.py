@@ -340,8 +340,8 @@ class _Scanner:
         while self.pos < len(self.text) and (self.text[self.pos].isupper() or self.peek() == "*"):
             self.pos += 1
         verb = self.text[start : self.pos]
-        if self.peek().islower() and (verb == "" or verb in _SPACED_VERBS):
-            self.word_instead_of_notation(start)  # where "expected a space" (or a move) would be
+        if verb in _SPACED_VERBS and self.peek().islower():
+            self.word_instead_of_notation(start)  # where "expected a space" would be reported
         bare = _BARE_MOVES.get(verb)
         if bare is not None:
             return bare
@@ -395,18 +395,16 @@ class _Scanner:
         """A move written as a word (``Construct S3 0S``): say how moves are written.
 
         Reported where reading stops, as any character that does not fit (NOTATION.md, "Where an
-        error points"): the first lowercase letter, right after the verb if one was read.
+        error points"): the first lowercase letter, right after the verb.
         """
         end = self.pos
         while end < len(self.text) and self.text[end].isalpha():
             end += 1
         word = self.text[start:end]
-        example = _WORD_EXAMPLES.get(word.lower().replace("_", ""))
+        example = _WORD_EXAMPLES.get(word.lower())
         hint = f"{word} is written {example}" if example else f"found {word!r}"
-        expected = "a space" if self.pos > start else f"a move ({self.verbs()})"
-        # the found word, or the hint of how to write it
         self.fail(
-            f"expected {expected}: moves are written in notation, a verb and its operands such as "
+            "expected a space: moves are written in notation, a verb and its operands such as "
             f"C S3 0S (construct S3 on city 0's solar cell; NOTATION.md); {hint}"
         )
 
