@@ -14,11 +14,12 @@ from hatsuden_rules.players._ismcts import ISMCTSPlayer
 from hatsuden_rules.players._protocol import Player
 from hatsuden_rules.players._random import RandomPlayer
 
-__all__ = ["PLAYERS", "make_player"]
+__all__ = ["PLAYERS", "PlayerClass", "make_player"]
 
-_PlayerClass = type[GreedyPlayer] | type[ISMCTSPlayer] | type[RandomPlayer]
+#: The class of a named player (the values of `PLAYERS`).
+PlayerClass = type[GreedyPlayer] | type[ISMCTSPlayer] | type[RandomPlayer]
 
-PLAYERS: Final[MappingProxyType[str, _PlayerClass]] = MappingProxyType(
+PLAYERS: Final[MappingProxyType[str, PlayerClass]] = MappingProxyType(
     {"greedy": GreedyPlayer, "ismcts": ISMCTSPlayer, "random": RandomPlayer}
 )
 """The player classes by name."""
