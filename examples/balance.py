@@ -138,7 +138,8 @@ def play(
     """`count` self-play games of `spec`, in slices of 500 saved to `cache` (resumable)."""
     games: list[GameSummary] = []
     seconds = 0.0
-    progress = None if quiet else Progress(sys.stderr)
+    # A bar on a terminal; no progress lines in a log (`make test`'s examples run), issue 23.
+    progress = None if quiet or not sys.stderr.isatty() else Progress(sys.stderr)
     for first in range(0, count, SLICE):
         size = min(SLICE, count - first)
         path = None
@@ -252,7 +253,11 @@ def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, Rules]:
         type=Path,
         help="keep finished slices of 500 games in this directory, so an interrupted run resumes",
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar on stderr (there is none when stderr is not a terminal)",
+    )
     add_rule_flags(parser, configs=CONFIGS)
     args = parser.parse_args(argv)
     if args.address is not None and args.backend != "ray":

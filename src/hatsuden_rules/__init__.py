@@ -15,6 +15,7 @@ Examples:
 
 from typing import TYPE_CHECKING, Any
 
+from hatsuden_rules._core import publish
 from hatsuden_rules._core.apply import apply, new_game
 from hatsuden_rules._core.cards import Card, Cell, Energy, Tech
 from hatsuden_rules._core.errors import (
@@ -210,6 +211,8 @@ __all__ = [
     "to_dict",
     "to_json",
 ]
+
+publish(__name__, __all__, globals())  # public names, not the private modules defining them
 
 
 def __getattr__(name: str) -> Any:

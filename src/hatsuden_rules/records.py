@@ -37,6 +37,7 @@ Examples:
     True
 """
 
+from hatsuden_rules._core import publish
 from hatsuden_rules.serialization._records import (
     GameRecord,
     GameResult,
@@ -56,3 +57,5 @@ __all__ = [
     "record_game",
     "replay",
 ]
+
+publish(__name__, __all__, globals())  # public names, not the private modules defining them

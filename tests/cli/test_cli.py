@@ -133,9 +133,32 @@ def test_demo_prints_a_seeded_game_turn_by_turn() -> None:
     result = run("demo", "--players", "greedy,random", "--seed", "3")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("HATSUDEN demo · seed 3 · player 0: greedy · player 1: random")
-    assert "--- turn 1 · player 0 (greedy): " in result.stdout
+    assert "turn  1 · player 0 (greedy): " in result.stdout
     assert "Winner: player" in result.stdout
     assert result.stdout == run("demo", "--players", "greedy,random", "--seed", "3").stdout
+
+
+def test_demo_is_a_pleasant_first_minute() -> None:
+    """Issue 23: a key, a few boards (``--every N``), a score sheet, one spelling."""
+    from hatsuden_rules.cli._demo import DEMO_KEY
+
+    text = run("demo", "--players", "greedy,random", "--seed", "3").stdout
+    assert DEMO_KEY in text
+    turns = sum(line.startswith("turn ") for line in text.splitlines())
+    boards = text.count(" · deck ")
+    assert turns >= 20
+    assert boards == turns // 10 + 1 - (turns % 10 == 0)  # every 10 turns, and the end
+    every = run("demo", "--players", "greedy,random", "--seed", "3", "--every", "1").stdout
+    assert every.count(" · deck ") == turns
+    assert "Final score\n" in text
+    assert "energy  cities  total" in text
+    assert " energy + " in text
+    assert " cities = " in text
+    assert " city = " not in text  # not `points 1 energy -2 city = -1`
+    for name in ("SOLAR", "GEOTHERMAL", "WIND", "HYDRO", "BIOMASS"):
+        assert name not in text  # energies are S G W H B throughout
+    for name in ("ACCUMULATOR", "SECRET_BUILD", "SMART", "DOWN"):
+        assert name not in text  # techs are ACC SEC SMT DWN throughout
 
 
 def test_check_and_replay_delegate(tmp_path: Path) -> None:
@@ -534,3 +557,74 @@ def test_rules_are_read_from_the_installed_package_first(
     whole = capsys.readouterr().out
     assert "{#r1" not in whole
     assert "<a id" not in whole
+
+
+def test_replay_of_an_illegal_move_shows_the_board_before_it_in_one_numbering(
+    tmp_path: Path,
+) -> None:
+    """Issue 23: `hatsuden replay` errors as `hatsuden replay:`, 1-based ply and turn only, and
+    the board the offending move was tried on (not the last finished turn's)."""
+    import random
+    import re
+
+    from hatsuden_rules import apply, legal_moves, new_game, record_game
+    from hatsuden_rules._core.render import render
+    from hatsuden_rules.records import format_record
+
+    rng = random.Random(4)
+    state, moves = new_game(7), []
+    while not state.is_over:
+        moves.append(rng.choice(legal_moves(state)))
+        state = apply(state, moves[-1])
+    text = format_record(record_game(moves, seed=7))
+    turn3 = re.search(r"^3\. ([^,\n]+), ", text, flags=re.MULTILINE)
+    assert turn3 is not None
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text.replace(turn3.group(0), f"3. {turn3.group(1)}, PASS, ", 1))
+    ply = (
+        sum(
+            len(line.split(". ", 1)[1].split(", "))
+            for line in text.splitlines()
+            if re.match(r"^[12]\. ", line)
+        )
+        + 2
+    )  # turns 1 and 2, then turn 3's first move; PASS is the next
+    before = new_game(7)
+    for move in moves[: ply - 1]:
+        before = apply(before, move)
+
+    result = run("replay", str(bad))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"hatsuden replay: {bad}: invalid record: ply {ply} (turn 3, ")
+    assert "moves[" not in result.stderr  # no 0-based path beside the 1-based numbers
+    assert f"Turn 3 · player 0: {turn3.group(1)}, ...\n" in result.stdout
+    assert result.stdout.endswith(f"The board before ply {ply}:\n{render(before)}\n\n")
+    standalone = subprocess.run(
+        [sys.executable, "-m", "hatsuden_rules.cli._replay", str(bad)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert standalone.stderr.startswith("hatsuden-replay: ")
+
+
+def test_play_echoes_what_the_user_typed() -> None:
+    """Issue 23: `foo` is quoted as `'foo'`, not `'FOO'`."""
+    result = run(
+        "play", "--opponent", "random", "--seed", "1", "--no-record", "--first", stdin="foo\nquit\n"
+    )
+    assert "I cannot read 'foo': " in result.stdout
+    assert "found 'foo' at position 0 of 'foo'" in result.stdout
+    assert "FOO" not in result.stdout
+
+
+def test_a_misspelt_subcommand_option_gets_the_subcommands_usage_and_a_suggestion() -> None:
+    """Issue 23: `hatsuden play --opponnent greedy`: play's usage, not the top-level one."""
+    result = run("play", "--opponnent", "greedy")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: hatsuden play ")
+    assert result.stderr.endswith(
+        "hatsuden play: error: unrecognized arguments: --opponnent greedy "
+        "(did you mean --opponent?)\n"
+    )
+    assert "Traceback" not in result.stderr

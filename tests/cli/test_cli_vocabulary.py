@@ -196,3 +196,17 @@ def test_config_names_and_rules_presets_are_accepted_by_hatsuden() -> None:
     perft = ["-m", "hatsuden_rules", "check", "--perft", "1", "--json", "--quiet"]
     result = run([*perft, "--config", "medium", "--stall-limit", "off"])
     assert json.loads(result.stdout)["rules"]["stall_limit"] is None
+
+
+def test_balance_prints_no_progress_lines_into_a_log() -> None:
+    """Issue 23: `make test`'s examples run carried `progress: 1/20 games` lines."""
+    args = [a for a in BALANCE if a != "--quiet"]
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "balance.py"), *args],
+        capture_output=True,  # not a terminal
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "progress" not in result.stderr

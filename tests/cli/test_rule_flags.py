@@ -218,3 +218,24 @@ def test_rule_variant_flags() -> None:
         rules("--overflow", "all")
     assert "one_at_a_time" in str(error.value)
     assert "any_set" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "standard",
+        "1/2/2/1/1/ACC/city_points/noretake/2",
+        "5/4/2/5/10/-/supply/noretake/off/place_at_once/any_set",
+    ],
+)
+def test_the_checkers_rules_line_is_spelled_as_a_user_writes_rules(text: str) -> None:
+    """Issue 23: not ``techs=ACCUMULATOR tiebreak=CITY_POINTS retake=False``."""
+    from hatsuden_rules.modelcheck._report import rules_line
+
+    expected = parse_rules_text(text)
+    line = rules_line(expected)
+    notation, _, flags = line.partition(" (")
+    assert notation == format_rules(expected)
+    assert rules(*flags.rstrip(")").split(), configs=False) == expected  # the flags read back
+    for python_spelling in ("ACCUMULATOR", "CITY_POINTS", "=True", "=False", "allow_retake"):
+        assert python_spelling not in flags

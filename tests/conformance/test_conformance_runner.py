@@ -180,3 +180,11 @@ def test_group_selection_runs_only_those_groups(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "PASSED: all 6 vectors" in result.stdout
     assert "  scores " not in result.stdout
+
+
+def test_without_an_adapter_the_bundled_reference_runs(tmp_path: Path) -> None:
+    """Issue 23: no "the following arguments are required: --adapter"."""
+    result = run_conformance("--vectors", str(subset(tmp_path, 2)))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "(the bundled reference)" in result.stdout
+    assert f"PASSED: all {2 * len(GROUPS)} vectors" in result.stdout

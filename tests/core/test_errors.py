@@ -667,7 +667,8 @@ def test_r1_r2_not_in_play() -> None:
         state,
         Discard(Card(W, 1)),
         "R2",
-        "Card(energy=Energy.WIND, value=1) is not a card in play under these rules",
+        "Card(energy=Energy.WIND, value=1) is not a card in play under these rules: there is no "
+        "W1 (values 1 to 4, energies S G)",
     )
     illegal(
         state,
@@ -679,7 +680,8 @@ def test_r1_r2_not_in_play() -> None:
         state,
         BuildPylon(Card(W, 2), cell(0, "S")),
         "R2",
-        "Card(energy=Energy.WIND, value=2) is not a card in play under these rules",
+        "Card(energy=Energy.WIND, value=2) is not a card in play under these rules: there is no "
+        "W2 (values 1 to 4, energies S G)",
     )
     illegal(state, PlaceSmart(W), "R1", "WIND is not in play under these rules")
     illegal(
@@ -693,7 +695,8 @@ def test_r1_r2_not_in_play() -> None:
         discarded,
         DrawFromDiscard(Card(W, 3)),
         "R2",
-        "Card(energy=Energy.WIND, value=3) is not a card in play under these rules",
+        "Card(energy=Energy.WIND, value=3) is not a card in play under these rules: there is no "
+        "W3 (values 1 to 4, energies S G)",
     )
 
 
@@ -920,7 +923,8 @@ def test_r6_deal() -> None:
         state,
         Deal(Card(W, 1)),
         "R2",
-        "Card(energy=Energy.WIND, value=1) is not a card in play under these rules",
+        "Card(energy=Energy.WIND, value=1) is not a card in play under these rules: there is no "
+        "W1 (values 1 to 2, energies S)",
     )
 
 
@@ -1007,3 +1011,37 @@ def test_r35_a_phase_error_outside_chance() -> None:
         ValueError, match=r"^R6: chance outcomes exist only in the CHANCE phase, not ACTION$"
     ):
         chance_outcomes(new_game(seed=1))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda c: Construct(c, Cell(0, Energy.SOLAR)),
+        lambda c: Improve(c, Cell(0, Energy.SOLAR)),
+        lambda c: Downsize(c, Cell(0, Energy.SOLAR)),
+        lambda c: BuildPylon(c, Cell(0, Energy.SOLAR)),
+        Discard,
+    ],
+)
+def test_a_card_that_does_not_exist_under_the_rules_is_named_so(make: Any) -> None:
+    """Issue 23: `Card(Energy.SOLAR, 9)` under the standard rules (values 1-4): the move is
+    refused under R2 as before, saying the card does not exist, not that it is not in the hand."""
+    with pytest.raises(IllegalMoveError) as raised:
+        apply(new_game(1), make(Card(Energy.SOLAR, 9)))
+    assert raised.value.rule == "R2"
+    message = str(raised.value)
+    assert "there is no S9 (values 1 to 4, energies S G W H B)" in message
+    assert "in the hand" not in message
+
+
+@pytest.mark.parametrize("value", [0, -1, True, 2.0])
+def test_an_impossible_card_value_is_refused_when_the_card_is_made(value: object) -> None:
+    with pytest.raises(InvalidMoveError) as raised:
+        Card(Energy.SOLAR, value)  # type: ignore[arg-type]
+    assert raised.value.field == "value"
+
+
+def test_a_card_value_above_the_standard_eleven_exists_under_scaled_rules() -> None:
+    """Card values have no upper bound of their own: max_value <= city_demand + 1 (R31)."""
+    rules = Rules(energies=1, max_value=12, copies=1, hand_size=6, city_demand=11)
+    assert Card(Energy.SOLAR, 12) in rules.cards

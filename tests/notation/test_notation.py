@@ -337,3 +337,26 @@ def test_observations_round_trip_and_forgeries_are_refused() -> None:
         parse_observation(line.replace("opponent_hand_size=5", "opponent_hand_size=4"))
     with pytest.raises(NotationError, match="R30"):  # a player sees their own cards
         parse_observation(line.replace("boards=.", "boards=?", 1))
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "hint"),
+    [
+        ("Construct S3 0S", 1, "Construct is written C S3 0S"),
+        ("Flip 1W", 1, "Flip is written F 1W"),
+        ("Pass", 1, "Pass is written PASS"),
+        ("Cx S3 0S", 1, "found 'Cx'"),
+    ],
+)
+def test_a_move_written_as_a_word_is_told_the_notation(text: str, position: int, hint: str) -> None:
+    """Issue 23: not "expected a space, found 'o' at position 1"; field and position as before."""
+    with pytest.raises(MoveNotationError) as raised:
+        parse_move(text)
+    error = raised.value
+    assert (error.field, error.position) == (
+        "move",
+        position,
+    )  # NOTATION.md "Where an error points"
+    assert "moves are written in notation" in str(error)
+    assert "C S3 0S" in str(error)
+    assert hint in str(error)

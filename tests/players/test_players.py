@@ -250,6 +250,17 @@ def test_make_player_refuses_bad_specs(spec: str, field: str) -> None:
     assert error.value.field == field
 
 
+def test_an_unknown_player_field_is_named_with_a_suggestion() -> None:
+    """Issue 23: not "'iteration=5' is not FIELD=VALUE" (it is; the field is unknown)."""
+    with pytest.raises(InvalidInputError) as error:
+        make_player("ismcts:iteration=5")
+    message = str(error.value)
+    assert "unknown field 'iteration' for ismcts: did you mean iterations?" in message
+    assert "not FIELD=VALUE" not in message
+    with pytest.raises(InvalidInputError, match="'iterations' is not FIELD=VALUE"):
+        make_player("ismcts:iterations")
+
+
 def test_make_player_refuses_a_non_string() -> None:
     with pytest.raises(InvalidInputError):
         make_player(3)  # type: ignore[arg-type]

@@ -72,6 +72,16 @@ def wrong_phase(state: GameState, move: Move, phase: Phase) -> NoReturn:
     )
 
 
+def not_in_play(state: GameState, card: Card) -> str:
+    """Why `card` is refused: no such card exists under the game's rules (not "not in the hand")."""
+    rules = state.rules
+    energies = " ".join(energy.letter for energy in rules.energies_in_play)
+    return (
+        f"{card} is not a card in play under these rules: there is no "
+        f"{card.energy.letter}{card.value} (values 1 to {rules.max_value}, energies {energies})"
+    )
+
+
 def card_index(state: GameState, move: Move, card: Card) -> int:
     """The index of `card`, the card `move` names (R2)."""
     t = state.rules._tables
@@ -80,7 +90,7 @@ def card_index(state: GameState, move: Move, card: Card) -> int:
         return args[0]
     index = t.card_index.get(card)
     if index is None:
-        illegal(state, move, "R2", f"{card} is not a card in play under these rules")
+        illegal(state, move, "R2", not_in_play(state, card))
     return index
 
 

@@ -243,7 +243,7 @@ Move: TypeAlias = (
     | DealTech
     | FlipSet
 )
-"""Any move: one of the 14 player moves or one of the 2 chance outcomes (`Deal`, `DealTech`)."""
+"""Any move: one of the 15 player moves or one of the 2 chance outcomes (`Deal`, `DealTech`)."""
 
 MOVE_TYPES: tuple[type[Move], ...] = (
     Construct,

@@ -80,7 +80,7 @@ class Rules:
         >>> Rules(max_value=12).tolerance
         Traceback (most recent call last):
         ...
-        hatsuden_rules._core.errors.InvalidRulesError: max_value: must be <= city_demand + 1 = 11, \
+        hatsuden_rules.InvalidRulesError: max_value: must be <= city_demand + 1 = 11, \
 ...
     """
 

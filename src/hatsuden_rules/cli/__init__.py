@@ -5,7 +5,8 @@
 - ``hatsuden simulate --players A,B --games N [--jobs J] [--seed S] [--json|--csv]
   [--backend local|ray] [--address ADDR] [--save-games DIR]``: a bot match with seats
   alternated, on every core (or on Ray), the same for a seed whatever J or the backend.
-- ``hatsuden demo``: a seeded ISMCTS vs Greedy game printed turn by turn.
+- ``hatsuden demo [--every N]``: a seeded ISMCTS vs Greedy game, a line a turn, the board every
+  N turns.
 - ``hatsuden rules [R12 ...] [--list]``: the rule text from RULES.md, offline.
 - ``hatsuden replay FILE [--html PAGE]``: check a game record and print it, or write it as an
   HTML page to step through (``hatsuden-replay``).
@@ -43,7 +44,7 @@ from hatsuden_rules._core.rules import STANDARD, Rules
 from hatsuden_rules.cli._flags import add_rule_flags, rules_from_args
 from hatsuden_rules.players import PLAYERS, make_player
 
-__all__ = ["build_parser", "main", "parse_rules_option"]
+__all__ = ["CommandParser", "build_parser", "did_you_mean", "main", "parse_rules_option"]
 
 PROG = "hatsuden"
 _DELEGATED = ("check", "replay")
@@ -128,6 +129,49 @@ def _backend(text: str) -> str:
     return key
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser: it refuses an unknown argument itself.
+
+    With its own usage and a did-you-mean (``hatsuden play --opponnent``), rather than leaving
+    it to ``hatsuden``'s parser, which prints the top-level usage.
+    """
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse like argparse, but exit with a usage error on any argument left over."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}{did_you_mean(self, extras)}")
+        return parsed, extras
+
+
+def did_you_mean(parser: argparse.ArgumentParser, extras: Sequence[str]) -> str:
+    """`` (did you mean --opponent?)`` for the first unknown option close to one of `parser`'s.
+
+    Examples:
+        >>> parser = argparse.ArgumentParser()
+        >>> _ = parser.add_argument("--opponent")
+        >>> did_you_mean(parser, ["--opponnent", "greedy"])
+        ' (did you mean --opponent?)'
+        >>> did_you_mean(parser, ["--colour"])
+        ''
+    """
+    import difflib
+
+    options = [
+        option
+        for action in parser._actions  # argparse has no public list of the options
+        for option in action.option_strings
+    ]
+    for extra in extras:
+        if extra.startswith("-"):
+            close = difflib.get_close_matches(extra.partition("=")[0], options, n=1)
+            if close:
+                return f" (did you mean {close[0]}?)"
+    return ""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hatsuden``."""
     names = ", ".join(sorted(PLAYERS))
@@ -140,7 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(e.g. ismcts:iterations=50).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=CommandParser
+    )
 
     play = commands.add_parser(
         "play",
@@ -220,7 +266,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser(
         "demo",
         help="a seeded ISMCTS vs Greedy game, turn by turn",
-        description="A seeded game between two bots, printed turn by turn (god view).",
+        description="A seeded game between two bots: one line a turn with a key to the move "
+        "notation, the board at a few moments (god view), and the final score sheet.",
     )
     demo.add_argument("--seed", type=_int, default=2, help="the game's seed (2)")
     demo.add_argument(
@@ -229,6 +276,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=("ismcts", "greedy"),
         metavar="A,B",
         help="player 0 and player 1 (default ismcts,greedy)",
+    )
+    demo.add_argument(
+        "--every",
+        type=_positive,
+        default=10,
+        metavar="N",
+        help="print the board after every N turns, and at the end (default 10; 1: every turn)",
     )
     add_rule_flags(demo, configs=configs)
 
@@ -267,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return check_main(args_list[1:])
         from hatsuden_rules.cli._replay import main as replay_main
 
-        return replay_main(args_list[1:])
+        return replay_main(args_list[1:], prog=f"{PROG} replay")
     parser = build_parser()
     args = parser.parse_args(args_list)
     try:
@@ -429,7 +483,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     names = args.players
     players = (make_player(names[0]), make_player(names[1]))
-    run_demo(players, names, args.seed, sys.stdout, rules=args.rules)
+    run_demo(players, names, args.seed, sys.stdout, rules=args.rules, every=args.every)
     return 0
 
 

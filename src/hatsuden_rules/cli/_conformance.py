@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -19,7 +20,12 @@ from hatsuden_rules.conformance._runner import (
 )
 from hatsuden_rules.conformance._vectors import GROUPS, load_vectors
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "reference_adapter"]
+
+
+def reference_adapter() -> str:
+    """The command of the bundled reference adapter (``--adapter``'s default), this Python's."""
+    return f"{shlex.quote(sys.executable)} -m hatsuden_rules.conformance.adapter"
 
 
 def _report(outcomes: Sequence[Outcome], groups: Sequence[str], show: int, out: IO[str]) -> None:
@@ -47,14 +53,17 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hatsuden-conformance``."""
     parser = argparse.ArgumentParser(
         prog="hatsuden-conformance",
-        description="Run the HATSUDEN conformance vectors against an adapter (CONFORMANCE.md).",
+        description="Run the HATSUDEN conformance vectors against an adapter (CONFORMANCE.md). "
+        "Without --adapter, against the bundled reference adapter (this library), which passes "
+        "every vector: a quick look at what a port's run looks like.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
         "--adapter",
-        required=True,
+        default=None,
         metavar="CMD",
-        help='the adapter command, split like a shell would (e.g. "./target/release/adapter")',
+        help='the adapter command, split like a shell would (e.g. "./target/release/adapter"); '
+        "default: the bundled reference adapter, python -m hatsuden_rules.conformance.adapter",
     )
     parser.add_argument(
         "--group",
@@ -96,13 +105,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     rules_version = manifest["rules_version"]
+    adapter = args.adapter if args.adapter is not None else reference_adapter()
+    shown = args.adapter if args.adapter is not None else f"{adapter} (the bundled reference)"
     print(
         f"hatsuden-conformance: {len(vectors)} vectors (rules version {rules_version}, "
-        f"format {manifest['format_version']}) from {directory}\n  adapter: {args.adapter}"
+        f"format {manifest['format_version']}) from {directory}\n  adapter: {shown}"
     )
     start = time.perf_counter()
     try:
-        outcomes = run(args.adapter, vectors, rules_version, args.timeout, args.ignore_positions)
+        outcomes = run(adapter, vectors, rules_version, args.timeout, args.ignore_positions)
     except AdapterError as error:
         print(f"hatsuden-conformance: {error}", file=sys.stderr)
         return 2

@@ -136,10 +136,11 @@ class _Session:
                 return True
             self.say(f"There is no move {number}: choose 1 to {len(legal)}.")
             return False
+        typed = " ".join(text.split())
         try:
-            move = parse_move(" ".join(text.upper().split()), self.rules)
+            move = parse_move(typed.upper(), self.rules)
         except HatsudenError as error:
-            self.say(f"I cannot read {text!r}: {error}.")
+            self.say(f"I cannot read {text!r}: {users_case(str(error), typed)}.")
             self.say("Type a number from the list, a move such as 'C S3 0S', or help.")
             return False
         if move not in legal:
@@ -297,3 +298,24 @@ def _save(session: _Session, record_path: str | None, overwrite: bool) -> int:
         session.say(f"{record_path} exists (not overwritten).")
     session.say(f"Game record saved to {path} (replay it: hatsuden replay {path})")
     return 0
+
+
+def users_case(message: str, typed: str) -> str:
+    """`message` about ``typed.upper()`` (what is parsed), quoting `typed` as the user wrote it.
+
+    Examples:
+        >>> users_case("found 'FOO' at position 0 of 'FOO'", "foo")
+        "found 'foo' at position 0 of 'foo'"
+        >>> users_case("found 'X' at position 4 of 'C S3 X'", "c s3 x")
+        "found 'x' at position 4 of 'c s3 x'"
+    """
+    upper = typed.upper()
+    if len(upper) != len(typed):  # a letter whose capital is longer (ß): keep the message
+        return message
+    message = message.replace(f" of {upper!r}", f" of {typed!r}")
+    for start in range(len(upper)):
+        for end in range(len(upper), start, -1):
+            quoted = f"found {upper[start:end]!r}"
+            if quoted in message and upper[start:end] != typed[start:end]:
+                return message.replace(quoted, f"found {typed[start:end]!r}", 1)
+    return message

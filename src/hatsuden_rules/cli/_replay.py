@@ -28,13 +28,14 @@ from hatsuden_rules import __version__
 from hatsuden_rules._core.errors import InvalidInputError, InvalidRulesError
 from hatsuden_rules._core.render import render
 from hatsuden_rules._core.rules import Rules
-from hatsuden_rules._core.state import EndReason
+from hatsuden_rules._core.state import Chance, EndReason
 from hatsuden_rules.cli._flags import add_rule_flags, overrides, rules_from_args
 from hatsuden_rules.notation import format_move, format_rules
 from hatsuden_rules.serialization import from_json
 from hatsuden_rules.serialization._records import (
     GameRecord,
     GameResult,
+    ReplayError,
     _check_result,
     _steps,
     parse_record,
@@ -85,14 +86,27 @@ def show(record: GameRecord, out: TextIO, *, boards: bool = True) -> None:
     state = new_game(record.seed, record.rules)
     line: list[str] = []
     turn, mover = 0, 0
-    for _, move_turn, move, after in _steps(record, state):
-        if line and move_turn != turn:
-            _flush(out, turn, names[mover], line, render(state) if boards and turn else None)
-            line = []
-        if not line:
-            turn, mover = move_turn, state.current_player
-        line.append(format_move(move))
-        state = after
+    try:
+        for _, move_turn, move, after in _steps(record, state):
+            if line and move_turn != turn:
+                _flush(out, turn, names[mover], line, render(state) if boards and turn else None)
+                line = []
+            if not line:
+                turn, mover = move_turn, state.current_player
+            line.append(format_move(move))
+            state = after
+    except ReplayError as error:
+        # the turn so far, and the board the offending move was tried on
+        if line and error.move is not None:
+            ongoing = (
+                state.pending_chance is Chance.SETUP if turn == 0 else state.current_player == mover
+            )
+            out.write(
+                f"{_head(turn, names[mover])}: {', '.join(line)}{', ...' if ongoing else ''}\n"
+            )
+        if boards:
+            out.write(f"The board before ply {error.ply}:\n{render(state)}\n\n")
+        raise
     if line:
         _flush(out, turn, names[mover], line, render(state) if boards and turn else None)
     _check_result(record, state)
@@ -103,17 +117,20 @@ def show(record: GameRecord, out: TextIO, *, boards: bool = True) -> None:
         out.write(f"The game is not over after {len(record.moves)} moves\n")
 
 
+def _head(turn: int, name: str) -> str:
+    return "Deal" if turn == 0 else f"Turn {turn} · {name}"
+
+
 def _flush(out: TextIO, turn: int, name: str, moves: list[str], board: str | None) -> None:
-    head = "Deal" if turn == 0 else f"Turn {turn} · {name}"
-    out.write(f"{head}: {', '.join(moves)}\n")
+    out.write(f"{_head(turn, name)}: {', '.join(moves)}\n")
     if board is not None:
         out.write(board + "\n\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``hatsuden-replay``."""
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The argument parser of ``hatsuden-replay`` (`prog`: ``hatsuden replay`` as a subcommand)."""
     parser = argparse.ArgumentParser(
-        prog=PROG,
+        prog=prog,
         description="Check a HATSUDEN game record (text or JSON) and print it turn by turn.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -147,9 +164,13 @@ def _expected_rules(args: argparse.Namespace, record: GameRecord) -> Rules | Non
     return rules_from_args(args, default=record.rules, configs=_configs())
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``hatsuden-replay``; returns the exit code."""
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """Run ``hatsuden-replay``; returns the exit code.
+
+    `prog` names the command in messages: ``hatsuden replay`` when run as ``hatsuden``'s
+    subcommand.
+    """
+    args = build_parser(prog).parse_args(argv)
     try:
         if args.file == "-":
             text = sys.stdin.read()
@@ -157,36 +178,42 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.file, encoding="utf-8") as handle:
                 text = handle.read()
     except (OSError, UnicodeDecodeError) as error:
-        print(f"{PROG}: cannot read {args.file}: {error}", file=sys.stderr)
+        print(f"{prog}: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
     try:
         record = read_record(text)
         try:
             expected = _expected_rules(args, record)
         except InvalidRulesError as error:
-            print(f"{PROG}: error: invalid rules: {error}", file=sys.stderr)
+            print(f"{prog}: error: invalid rules: {error}", file=sys.stderr)
             return 2
         if expected is not None and expected != record.rules:
             print(
-                f"{PROG}: {args.file}: the record is played under rules "
+                f"{prog}: {args.file}: the record is played under rules "
                 f"{format_rules(record.rules)}, not {format_rules(expected)}",
                 file=sys.stderr,
             )
             return 1
         if args.html is not None:
-            return _write_html(record, args.html)
+            return _write_html(record, args.html, prog)
         show(record, sys.stdout, boards=not args.moves_only)
     except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of the record
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
         return 0
+    except ReplayError as error:
+        sys.stdout.flush()
+        # one numbering, the record's: 1-based ply and turn (not the 0-based moves[i] path)
+        detail = str(error)[len(error.field) + 2 :] if error.ply is not None else str(error)
+        print(f"{prog}: {args.file}: invalid record: {detail}", file=sys.stderr)
+        return 1
     except InvalidInputError as error:
         sys.stdout.flush()
-        print(f"{PROG}: {args.file}: invalid record: {error}", file=sys.stderr)
+        print(f"{prog}: {args.file}: invalid record: {error}", file=sys.stderr)
         return 1
     return 0
 
 
-def _write_html(record: GameRecord, path: str) -> int:
+def _write_html(record: GameRecord, path: str, prog: str = PROG) -> int:
     """Write the page of `record` to `path` (``-``: stdout); exit code 2 if it cannot be written.
 
     Raises:
@@ -202,7 +229,7 @@ def _write_html(record: GameRecord, path: str) -> int:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(page)
     except OSError as error:
-        print(f"{PROG}: cannot write {path}: {error}", file=sys.stderr)
+        print(f"{prog}: cannot write {path}: {error}", file=sys.stderr)
         return 2
     print(
         f"{path}: {len(record.moves) + 1} positions in 3 views, {len(page.encode()):,} bytes; "

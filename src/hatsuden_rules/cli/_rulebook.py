@@ -89,7 +89,7 @@ class Rulebook:
         raise UnknownRuleError(f"unknown rule {text!r}: valid ids are {self.valid_ids()}")
 
     def valid_ids(self) -> str:
-        """The ids as ranges per letter, e.g. ``R1-R39, A1-A11``."""
+        """The ids as ranges per letter, e.g. ``R1-R41, A1-A11``."""
         numbers: dict[str, list[int]] = {}
         for entry in self.entries:
             match = _ID.match(entry.id)

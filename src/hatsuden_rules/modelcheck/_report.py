@@ -23,7 +23,7 @@ from hatsuden_rules import (
     to_dict,
 )
 from hatsuden_rules.modelcheck._result import CheckResult, Violation
-from hatsuden_rules.notation import format_move
+from hatsuden_rules.notation import TECH_CODES, format_move, format_rules
 
 __all__ = [
     "format_divide",
@@ -114,17 +114,34 @@ def json_event(event: str) -> str:
 
 
 def rules_line(rules: Rules) -> str:
-    """Every field of `rules` on one line, in a fixed order (unlike the repr's frozenset).
+    """`rules` in rules notation, then each field as the command-line rule flag that sets it.
+
+    Spelled as a user writes them (``--rules``, ``--techs ACC``, ``--tiebreak city_points``),
+    not as Python names; the field flags are in the fixed order of the fields.
 
     Examples:
-        >>> rules_line(Rules(techs=[Tech.DOWN, Tech.SMART])).split()[5:]
-        ['techs=SMART,DOWN', 'tiebreak=CITY_POINTS', 'retake=True', 'stall_limit=20']
+        >>> print(rules_line(Rules(techs=[Tech.DOWN, Tech.SMART])))
+        5/4/2/5/10/SMT+DWN/city_points/retake/20 (--energies 5 --max-value 4 --copies 2 \
+--hand-size 5 --city-demand 10 --techs SMT,DWN --tiebreak city_points --retake --stall-limit 20)
     """
-    fields = rules_dict(rules)
-    fields["techs"] = ",".join(tech.name for tech in _sorted_techs(rules.techs)) or "none"
-    fields["retake"] = fields.pop("allow_retake_discard")
-    fields["stall_limit"] = fields.pop("stall_limit")
-    return " ".join(f"{name}={value}" for name, value in fields.items())
+    techs = ",".join(TECH_CODES[tech] for tech in _sorted_techs(rules.techs)) or "none"
+    flags = [
+        f"--energies {rules.energies}",
+        f"--max-value {rules.max_value}",
+        f"--copies {rules.copies}",
+        f"--hand-size {rules.hand_size}",
+        f"--city-demand {rules.city_demand}",
+        f"--techs {techs}",
+        f"--tiebreak {rules.tiebreak.value}",
+        "--retake" if rules.allow_retake_discard else "--no-retake",
+        f"--stall-limit {'none' if rules.stall_limit is None else rules.stall_limit}",
+    ]
+    defaults = Rules()
+    for name in ("tech_timing", "overflow"):  # the variants (R40, R41), when not the default
+        value = getattr(rules, name)
+        if value != getattr(defaults, name):
+            flags.append(f"--{name.replace('_', '-')} {value.value}")
+    return f"{format_rules(rules)} ({' '.join(flags)})"
 
 
 def rules_expression(rules: Rules, indent: str = "") -> str:

@@ -24,6 +24,7 @@ position (0-based) of the problem.
 
 from __future__ import annotations
 
+from hatsuden_rules._core import publish
 from hatsuden_rules.notation._format import (
     TECH_CODES,
     format_card,
@@ -62,3 +63,5 @@ __all__ = [
     "parse_rules",
     "parse_state",
 ]
+
+publish(__name__, __all__, globals())  # public names, not the private modules defining them

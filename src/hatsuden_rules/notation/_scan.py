@@ -80,6 +80,33 @@ class MoveNotationError(InvalidMoveError, NotationError):
     """Malformed move notation (an `InvalidMoveError`), with the position of the problem."""
 
 
+#: A move's name written as a word, and its notation (for the error that says how to write it).
+_WORD_EXAMPLES: Final[dict[str, str]] = {
+    "construct": "C S3 0S (C* S3 0S secret)",
+    "improve": "I S3 0S",
+    "downsize": "D S3 0S",
+    "buildpylon": "P S3 1W",
+    "pylon": "P S3 1W",
+    "discard": "X S3",
+    "pass": "PASS",
+    "drawtech": "DT",
+    "declinetech": "NT",
+    "flip": "F 1W",
+    "flipset": "FS 0S+0W",
+    "drawfromdeck": "DD",
+    "draw": "DD (from the deck) or DX S3 (from the discards)",
+    "drawfromdiscard": "DX S3",
+    "endturn": "E",
+    "end": "E",
+    "placeaccumulator": "A 0",
+    "accumulator": "A 0",
+    "placesmart": "M W",
+    "smart": "M W",
+}
+
+#: The verbs followed by a space and operands.
+_SPACED_VERBS: Final = frozenset({"C", "C*", "I", "D", "P", "X", "DX", "F", "FS", "A", "M"})
+
 _BARE_MOVES: Final[dict[str, Move]] = {
     "PASS": Pass(),
     "DT": DrawTech(),
@@ -313,6 +340,8 @@ class _Scanner:
         while self.pos < len(self.text) and (self.text[self.pos].isupper() or self.peek() == "*"):
             self.pos += 1
         verb = self.text[start : self.pos]
+        if verb in _SPACED_VERBS and self.peek().islower():
+            self.word_instead_of_notation(start)  # where "expected a space" would be reported
         bare = _BARE_MOVES.get(verb)
         if bare is not None:
             return bare
@@ -360,6 +389,23 @@ class _Scanner:
             f"expected a move ({self.verbs()}), found {found}",
             self.text,
             start,
+        )
+
+    def word_instead_of_notation(self, start: int) -> NoReturn:
+        """A move written as a word (``Construct S3 0S``): say how moves are written.
+
+        Reported where reading stops, as any character that does not fit (NOTATION.md, "Where an
+        error points"): the first lowercase letter, right after the verb.
+        """
+        end = self.pos
+        while end < len(self.text) and self.text[end].isalpha():
+            end += 1
+        word = self.text[start:end]
+        example = _WORD_EXAMPLES.get(word.lower())
+        hint = f"{word} is written {example}" if example else f"found {word!r}"
+        self.fail(
+            "expected a space: moves are written in notation, a verb and its operands such as "
+            f"C S3 0S (construct S3 on city 0's solar cell; NOTATION.md); {hint}"
         )
 
     def verbs(self) -> str:

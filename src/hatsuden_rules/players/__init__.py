@@ -13,10 +13,21 @@ Examples:
     True
 """
 
+from hatsuden_rules._core import publish
 from hatsuden_rules.players._greedy import GreedyPlayer
 from hatsuden_rules.players._ismcts import ISMCTSPlayer
 from hatsuden_rules.players._protocol import Player
 from hatsuden_rules.players._random import RandomPlayer
-from hatsuden_rules.players._registry import PLAYERS, make_player
+from hatsuden_rules.players._registry import PLAYERS, PlayerClass, make_player
 
-__all__ = ["PLAYERS", "GreedyPlayer", "ISMCTSPlayer", "Player", "RandomPlayer", "make_player"]
+__all__ = [
+    "PLAYERS",
+    "GreedyPlayer",
+    "ISMCTSPlayer",
+    "Player",
+    "PlayerClass",
+    "RandomPlayer",
+    "make_player",
+]
+
+publish(__name__, __all__, globals())  # public names, not the private modules defining them

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -13,11 +14,12 @@ from hatsuden_rules.players._ismcts import ISMCTSPlayer
 from hatsuden_rules.players._protocol import Player
 from hatsuden_rules.players._random import RandomPlayer
 
-__all__ = ["PLAYERS", "make_player"]
+__all__ = ["PLAYERS", "PlayerClass", "make_player"]
 
-_PlayerClass = type[GreedyPlayer] | type[ISMCTSPlayer] | type[RandomPlayer]
+#: The class of a named player (the values of `PLAYERS`).
+PlayerClass = type[GreedyPlayer] | type[ISMCTSPlayer] | type[RandomPlayer]
 
-PLAYERS: Final[MappingProxyType[str, _PlayerClass]] = MappingProxyType(
+PLAYERS: Final[MappingProxyType[str, PlayerClass]] = MappingProxyType(
     {"greedy": GreedyPlayer, "ismcts": ISMCTSPlayer, "random": RandomPlayer}
 )
 """The player classes by name."""
@@ -64,10 +66,16 @@ def make_player(spec: str) -> Player:
     for option in options:
         key, equals, text = option.partition("=")
         key = key.strip().replace("-", "_")
-        if not equals or key not in fields:
-            allowed = ", ".join(sorted(fields)) or "none"
+        allowed = ", ".join(sorted(fields)) or "none"
+        if not equals:
             raise InvalidInputError(
                 "player", f"{option!r} is not FIELD=VALUE for {name} (fields: {allowed})"
+            )
+        if key not in fields:
+            close = difflib.get_close_matches(key, sorted(fields), n=1)
+            hint = f"did you mean {close[0]}? " if close else ""
+            raise InvalidInputError(
+                "player", f"unknown field {key!r} for {name}: {hint}(fields: {allowed})"
             )
         kwargs[key] = _value(text.strip())
     return factory(**kwargs)

@@ -28,6 +28,7 @@ import json
 from importlib import resources
 from typing import Any, Final, Literal, TypeAlias, overload
 
+from hatsuden_rules._core import publish
 from hatsuden_rules._core.errors import InvalidInputError
 from hatsuden_rules._core.moves import MOVE_TYPES, Move
 from hatsuden_rules._core.rules import Rules
@@ -56,6 +57,8 @@ __all__ = [
     "to_dict",
     "to_json",
 ]
+
+publish(__name__, __all__, globals())  # public names, not the private modules defining them
 
 #: The document types, in the order of NOTATION.md.
 DOCUMENT_TYPES: Final = ("rules", "move", "state", "score", "observation", "record")

@@ -35,6 +35,7 @@ from typing import Any, Final
 
 import attrs
 
+from hatsuden_rules._core import publish
 from hatsuden_rules._core.apply import apply, new_game
 from hatsuden_rules._core.cards import Tech
 from hatsuden_rules._core.errors import InvalidInputError
@@ -63,6 +64,8 @@ __all__ = [
     "summarize",
     "wilson_interval",
 ]
+
+publish(__name__, __all__, globals())  # public names, not the private modules defining them
 
 _MASK: Final = (1 << 64) - 1
 _DECISIONS: Final = 0xD1B54A32D192ED03  # separates the players' stream from the deal's

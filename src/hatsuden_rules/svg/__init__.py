@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from hatsuden_rules._core import publish
 from hatsuden_rules._core.cards import Cell
 from hatsuden_rules._core.errors import InvalidInputError
 from hatsuden_rules._core.state import GameState
@@ -43,6 +44,8 @@ from hatsuden_rules.svg._paint import DEFAULT_COLORS
 from hatsuden_rules.svg._view import View, view_of
 
 __all__ = ["DEFAULT_COLORS", "SvgWrapper", "board_svg", "record_to_html", "touched_cells"]
+
+publish(__name__, __all__, globals())  # public names, not the private modules defining them
 
 
 class SvgWrapper(str):
