@@ -38,6 +38,7 @@ pub mod json;
 mod moves;
 pub mod notation;
 pub mod observe;
+pub mod packed;
 mod rng;
 mod rules;
 mod scan;
