@@ -214,6 +214,7 @@ impl Props {
     }
 
     /// Every invariant `s` (with its legal `moves`) breaks.
+    #[inline(never)]
     pub fn state_violations(&self, s: &State, moves: &[Move], out: &mut Vec<Problem>) {
         let r = &self.rules;
         // R2-R4: every plant card is in exactly one place; a flipped stack keeps its cards.
@@ -422,6 +423,7 @@ impl Props {
     }
 
     /// Every rule that the step `before --m--> after` breaks (`after == before.apply(m)`).
+    #[inline(never)]
     pub fn transition_violations(&self, before: &State, m: &Move, after: &State, out: &mut Vec<Problem>) {
         // R35: apply is a function of the state and the move.
         match before.apply(*m) {
@@ -526,6 +528,7 @@ impl Props {
     /// with the mover known to hold each non-empty sub-multiset of their hand (and the other
     /// player a sub-multiset of theirs) must lead to the same position, keep the known cards in
     /// the hand and change them only as R36 says.
+    #[inline(never)]
     pub fn knowledge_problems(&self, before: &State, m: &Move, after: &State, out: &mut Vec<Problem>) {
         let mover = before.current_player();
         let mine = counts(before.hand_counts(mover));

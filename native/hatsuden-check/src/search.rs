@@ -209,15 +209,29 @@ impl Visited {
         self.shards[shard_of(key)].binary_search(&(key as u64)).is_ok()
     }
     /// Merge the sorted, duplicate-free `new` keys (none visited).
+    #[inline(never)]
     fn merge(&mut self, new: &[u128]) {
         self.len += new.len() as u64;
-        self.shards.par_iter_mut().enumerate().for_each(|(s, shard)| {
-            let lo = new.partition_point(|&k| shard_of(k) < s);
-            let hi = new.partition_point(|&k| shard_of(k) <= s);
-            if lo == hi {
-                return;
+        const GROUP: usize = 1024;
+        self.shards.par_chunks_mut(GROUP).enumerate().for_each(|(g, shards)| {
+            let first = g * GROUP;
+            let lo = new.partition_point(|&k| shard_of(k) < first);
+            let hi = new.partition_point(|&k| shard_of(k) < first + GROUP);
+            let mut at = lo;
+            while at < hi {
+                let s = shard_of(new[at]);
+                let mut end = at + 1;
+                while end < hi && shard_of(new[end]) == s {
+                    end += 1;
+                }
+                Self::merge_shard(&mut shards[s - first], &new[at..end]);
+                at = end;
             }
-            let add = &new[lo..hi];
+        });
+    }
+
+    fn merge_shard(shard: &mut Vec<u64>, add: &[u128]) {
+        {
             let mut merged = Vec::with_capacity(shard.len() + add.len());
             let (mut i, mut j) = (0, 0);
             while i < shard.len() && j < add.len() {
@@ -233,7 +247,7 @@ impl Visited {
             merged.extend_from_slice(&shard[i..]);
             merged.extend(add[j..].iter().map(|&k| k as u64));
             *shard = merged;
-        });
+        }
     }
     fn bytes(&self) -> u64 {
         self.shards.iter().map(|s| s.capacity() as u64 * 8 + 24).sum()
@@ -415,6 +429,7 @@ impl Engine {
     }
 
     /// Check and expand the states of one chunk (pass 1).
+    #[inline(never)]
     fn pass1(&self, words: &[u64], first: u64, visited: &Visited, store: &Store) -> Pass1 {
         let w = self.packer.words();
         let mut r = Pass1 { counts: Counts::default(), candidates: Vec::new(), src: Vec::new(), dst: Vec::new(), found: Vec::new() };
@@ -444,7 +459,6 @@ impl Engine {
             for (rule, msg) in problems.drain(..) {
                 r.found.push((rule.to_string(), msg, number, -1));
             }
-            r.src.extend_from_slice(&key_bytes(fingerprint(rec)));
             let mut degree = 0u8;
             for (rank, m) in moves.iter().enumerate() {
                 let after = match s.apply(*m) {
@@ -464,7 +478,7 @@ impl Engine {
                 self.packer.pack(&self.stored(after), &mut packed);
                 let key = fingerprint(&packed);
                 r.dst.extend_from_slice(&key_bytes(key));
-                degree += 1;
+                degree = degree.checked_add(1).expect("at most 255 legal moves per state");
                 if !visited.contains(key) {
                     r.candidates.push(key);
                 }
@@ -476,6 +490,7 @@ impl Engine {
     }
 
     /// Soundness of a position (R36): its shortest path replayed with full states.
+    #[inline(never)]
     fn soundness(&self, number: u64, s: &State, moves: &[Move], store: &Store, out: &mut Vec<Problem>) {
         let (_, stored, full) = self.replay(&store.ranks_to(number));
         if stored != *s || full.position() != *s {
@@ -496,6 +511,7 @@ impl Engine {
     }
 
     /// Pass 2 on one chunk: the first successor met with each new key, packed, with its parent.
+    #[inline(never)]
     fn pass2(&self, words: &[u64], first: u64, new: &NewSet) -> (Vec<u64>, Vec<u64>) {
         let w = self.packer.words();
         let mut out = Vec::new();
@@ -949,7 +965,7 @@ enum Graph {
 /// levels less one is the longest game; otherwise a cycle is walked among the states left.
 fn termination(store: &Store, visited: Visited, states: u64, transitions: u64, max_memory: Option<u64>, peak: &mut u64) -> Result<Graph, String> {
     let n = states as usize;
-    let need = 4 * states + 4 * transitions + 4 * states + states + (states / 64 + 1) * 8;
+    let need = 2 * states + 4 * transitions + 4 * states + states + (states / 64 + 1) * 8;
     if let Some(limit) = max_memory {
         if rss_bytes() + need > limit {
             return Ok(Graph::TooBig("the memory limit (the termination pass)".into()));
@@ -964,12 +980,13 @@ fn termination(store: &Store, visited: Visited, states: u64, transitions: u64, m
     let mut rank_to_num = vec![u32::MAX; n];
     {
         let mut f = BufReader::with_capacity(1 << 22, File::open(store.path("edges_src.bin")).map_err(|e| e.to_string())?);
-        let mut rec = [0u8; KEY_BYTES + 1];
-        for (num, d) in degree.iter_mut().enumerate() {
-            f.read_exact(&mut rec).map_err(|e| format!("edges_src.bin: {e}"))?;
+        f.read_exact(&mut degree).map_err(|e| format!("edges_src.bin: {e}"))?;
+        let mut keys = BufReader::with_capacity(1 << 22, File::open(store.path("keys.bin")).map_err(|e| e.to_string())?);
+        let mut rec = [0u8; KEY_BYTES];
+        for num in 0..n {
+            keys.read_exact(&mut rec).map_err(|e| format!("keys.bin: {e}"))?;
             let rank = visited.rank(&offsets, key_from(&rec)).ok_or("a state's fingerprint is not in the visited set")?;
             rank_to_num[rank as usize] = num as u32;
-            *d = rec[KEY_BYTES];
         }
     }
     // Targets as state numbers, written to disk while the visited set is still held.
@@ -1036,9 +1053,10 @@ fn termination(store: &Store, visited: Visited, states: u64, transitions: u64, m
         }
         o
     };
-    let mut indegree = vec![0u32; n];
+    let mut indegree = vec![0u16; n];
     for &t in &targets {
-        indegree[t as usize] += 1;
+        let d = &mut indegree[t as usize];
+        *d = d.checked_add(1).ok_or("a state with 65,536 predecessors or more (the termination pass)")?;
     }
     let mut level: Vec<u32> = (0..n as u32).filter(|&v| indegree[v as usize] == 0).collect();
     let mut peeled = 0u64;

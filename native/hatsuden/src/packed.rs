@@ -2,8 +2,7 @@
 //! few 64-bit words and back, the *position* of a state (R36: without its turn logs and known
 //! cards), and the few fields a checker needs that the public accessors do not give.
 //!
-//! The packing is exact: `unpack(pack(s)) == s` for every state in explicit chance mode (and in
-//! seeded mode: the generator state is kept). Field widths follow the rule set (a card count
+//! The packing is exact: `unpack(pack(s)) == s` for every state in explicit chance mode (R6). Field widths follow the rule set (a card count
 //! takes the bits of `copies`, a card index those of the distinct cards, ...), so the packed
 //! form of a state of `CONFIGS["huge"]` by position is 3 words.
 
@@ -73,6 +72,7 @@ pub struct Packer {
     len_bits: u32,
     card_bits: u32,
     stall_bits: u32,
+    stack_cap: u32,
 }
 
 impl Packer {
@@ -87,7 +87,10 @@ impl Packer {
             Some(limit) => bits(limit as u64 + 1),
             None => 32,
         };
-        let mut p = Packer { t, full, words: 0, count_bits, len_bits, card_bits, stall_bits };
+        // A stack is built by one card, improved by strictly higher ones, and downsized at most
+        // once (one DOWN card, R3, R13) before it is improved again: at most 2 * max_value cards.
+        let stack_cap = (2 * t.mv as u32).min(STACK_CAP as u32);
+        let mut p = Packer { t, full, words: 0, count_bits, len_bits, card_bits, stall_bits, stack_cap };
         p.words = p.max_bits().div_ceil(64) as usize;
         Ok(p)
     }
@@ -98,8 +101,8 @@ impl Packer {
         let mut n = 3 + 1 + 2 + 2; // phase, player, pending, end reason
         n += 4 * self.len_bits; // hand lengths, deck and discard sizes
         n += 4 * k * self.count_bits; // hands, deck, discards
-        n += 2 * t.ncells as u32 * (4 + 4 + STACK_CAP as u32 * self.card_bits);
-        n += 4 + 8 + 3 + 3 + 4 + bits(t.kinds as u64 + 1) + 2 + self.stall_bits + 1 + 64;
+        n += 2 * t.ncells as u32 * (4 + 4 + self.stack_cap * self.card_bits);
+        n += 4 + 8 + 3 + 3 + 4 + bits(t.kinds as u64 + 1) + 2 + self.stall_bits + 1;
         if self.full {
             n += 2 * k * self.count_bits;
             n += 2 * (5 + LOG_CAP as u32 * 16);
@@ -118,6 +121,11 @@ impl Packer {
     }
 
     /// Pack `s` into `out` (`out.len() == self.words()`; overwritten).
+    ///
+    /// # Panics
+    ///
+    /// On a seeded state (the packing is for explicit chance, R6) or a stack longer than
+    /// `2 * max_value` cards (impossible by R11-R13).
     pub fn pack(&self, s: &State, out: &mut [u64]) {
         out.fill(0);
         let t = self.t;
@@ -137,6 +145,7 @@ impl Packer {
         }
         for board in &s.boards {
             for st in &board[..t.ncells] {
+                assert!(st.len as u32 <= self.stack_cap, "a stack of {} cards (at most {} by R11-R13)", st.len, self.stack_cap);
                 w.put(st.flags as u64, 4);
                 w.put(st.len as u64, 4);
                 for &c in st.cards() {
@@ -153,13 +162,8 @@ impl Packer {
         w.put(opt(s.turn_discard), bits(t.kinds as u64 + 1));
         w.put(opt(s.end_trigger), 2);
         w.put(s.stall as u64, self.stall_bits);
-        match s.rng {
-            None => w.put(0, 1),
-            Some(x) => {
-                w.put(1, 1);
-                w.put(x, 64);
-            }
-        }
+        assert!(s.rng.is_none(), "a seeded state is not packed (explicit chance only, R6)");
+        w.put(0, 1);
         if self.full {
             for known in &s.known {
                 for &n in &known[..t.kinds] {
@@ -349,7 +353,7 @@ mod tests {
             let mut g = SplitMix64::new(7);
             let mut moves = Vec::new();
             for game in 0..20 {
-                let mut s = new_game(&rules, if game % 2 == 0 { None } else { Some(game) }).unwrap();
+                let mut s = new_game(&rules, None).unwrap();
                 for _ in 0..400 {
                     let stored = if full { s } else { s.position() };
                     packer.pack(&stored, &mut words);
