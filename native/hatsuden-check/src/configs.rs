@@ -19,21 +19,71 @@ const MEDIUM: Rules = Rules {
     overflow: Overflow::OneAtATime,
 };
 
-const CHOICE: Rules = Rules { hand_size: 2, techs: ALL_TECHS, ..MEDIUM };
+const CHOICE: Rules = Rules {
+    hand_size: 2,
+    techs: ALL_TECHS,
+    ..MEDIUM
+};
 
 /// The configurations `hatsuden-native-check --config NAME` knows, as `_configs.CONFIGS`.
 pub const CONFIGS: &[(&str, Rules)] = &[
-    ("small", Rules { energies: 1, max_value: 2, copies: 2, hand_size: 1, city_demand: 1, techs: 1 << ACCUMULATOR, ..MEDIUM }),
+    (
+        "small",
+        Rules {
+            energies: 1,
+            max_value: 2,
+            copies: 2,
+            hand_size: 1,
+            city_demand: 1,
+            techs: 1 << ACCUMULATOR,
+            ..MEDIUM
+        },
+    ),
     ("medium", MEDIUM),
-    ("large", Rules { techs: ALL_TECHS, stall_limit: Some(4), ..MEDIUM }),
-    ("medium-place-at-once", Rules { techs: 1 << ACCUMULATOR | 1 << SMART, tech_timing: TechTiming::PlaceAtOnce, ..MEDIUM }),
-    ("medium-any-set", Rules { overflow: Overflow::AnySet, ..MEDIUM }),
+    (
+        "large",
+        Rules {
+            techs: ALL_TECHS,
+            stall_limit: Some(4),
+            ..MEDIUM
+        },
+    ),
+    (
+        "medium-place-at-once",
+        Rules {
+            techs: 1 << ACCUMULATOR | 1 << SMART,
+            tech_timing: TechTiming::PlaceAtOnce,
+            ..MEDIUM
+        },
+    ),
+    (
+        "medium-any-set",
+        Rules {
+            overflow: Overflow::AnySet,
+            ..MEDIUM
+        },
+    ),
     (
         "wide-any-set",
-        Rules { energies: 3, max_value: 1, copies: 2, hand_size: 1, city_demand: 1, techs: 0, overflow: Overflow::AnySet, ..MEDIUM },
+        Rules {
+            energies: 3,
+            max_value: 1,
+            copies: 2,
+            hand_size: 1,
+            city_demand: 1,
+            techs: 0,
+            overflow: Overflow::AnySet,
+            ..MEDIUM
+        },
     ),
     ("choice", CHOICE),
-    ("huge", Rules { copies: 2, ..CHOICE }),
+    (
+        "huge",
+        Rules {
+            copies: 2,
+            ..CHOICE
+        },
+    ),
 ];
 
 /// The configurations searched by position by default (`_configs.POSITION_CONFIGS`).

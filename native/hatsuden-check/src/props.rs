@@ -5,7 +5,10 @@
 //!
 //! Every failure names its rule. [`PROPERTIES`] lists them all by rule and name.
 
-use hatsuden::{score, Decision, Move, Overflow, Phase, Rules, State, TechTiming, Tiebreak, ACCUMULATOR, DOWN, MAX_KINDS, SECRET_BUILD, SMART};
+use hatsuden::{
+    score, Decision, Move, Overflow, Phase, Rules, State, TechTiming, Tiebreak, ACCUMULATOR, DOWN,
+    MAX_KINDS, SECRET_BUILD, SMART,
+};
 use hatsuden::{Pending, DOWNSIZED, SECRET};
 
 /// A broken property: its rule and a message.
@@ -19,11 +22,23 @@ pub const PROPERTIES: &[(&str, &str)] = &[
     ("R6", "chance outcomes sum to 1 and are the legal moves"),
     ("R9", "a move changes only the zones it names"),
     ("R9", "the player does not change in the middle of a turn"),
-    ("R21", "in ACTION and DRAW every row is within its tolerance"),
-    ("R22", "a hand holds at most hand_size cards, and its size is its length"),
+    (
+        "R21",
+        "in ACTION and DRAW every row is within its tolerance",
+    ),
+    (
+        "R22",
+        "a hand holds at most hand_size cards, and its size is its length",
+    ),
     ("R23", "the end of a turn passes it to the other player"),
-    ("R23", "the stall counter counts the turns without a card played"),
-    ("R24", "the end is triggered by the mover, with a full grid, once"),
+    (
+        "R23",
+        "the stall counter counts the turns without a card played",
+    ),
+    (
+        "R24",
+        "the end is triggered by the mover, with a full grid, once",
+    ),
     ("R25", "the stall limit ends the game"),
     ("R25", "the state graph has no cycle: every game ends"),
     ("R26", "legal moves exist iff the game is not over"),
@@ -34,10 +49,19 @@ pub const PROPERTIES: &[(&str, &str)] = &[
     ("R36", "known cards are in the hand"),
     ("R36", "the turn logs record the turn's moves"),
     ("R36", "only a card taken from the discards becomes known"),
-    ("R36", "by position: the same step with any known cards leads to the same position"),
-    ("R36", "by position: the position alone gives the legal moves and the successors (sampled)"),
+    (
+        "R36",
+        "by position: the same step with any known cards leads to the same position",
+    ),
+    (
+        "R36",
+        "by position: the position alone gives the legal moves and the successors (sampled)",
+    ),
     ("R40", "a drawn Accumulator or Smart is placed at once"),
-    ("R41", "the overflow moves are exactly the sufficient FlipSets"),
+    (
+        "R41",
+        "the overflow moves are exactly the sufficient FlipSets",
+    ),
 ];
 
 /// The rule set's derived constants the checks use.
@@ -74,7 +98,9 @@ pub fn sort_key(m: &Move) -> ([u8; 24], usize) {
             push(cell.energy);
             push(secret as u8);
         }
-        Move::Improve { card, cell } | Move::Downsize { card, cell } | Move::BuildPylon { card, cell } => {
+        Move::Improve { card, cell }
+        | Move::Downsize { card, cell }
+        | Move::BuildPylon { card, cell } => {
             push(card.energy);
             push(card.value);
             push(cell.row);
@@ -150,7 +176,11 @@ pub fn oracle(p: &Props, s: &State) -> ([i64; 2], usize, Decision) {
     let mut supply = [[0u64; 2]; 2];
     for (pl, (g, sup)) in gen.iter_mut().zip(supply.iter_mut()).enumerate() {
         for (c, st) in s.board(pl).iter().enumerate() {
-            let v = if st.is_empty() || !st.is_plant() { 0 } else { value_of(p, st.cards()[st.cards().len() - 1]) };
+            let v = if st.is_empty() || !st.is_plant() {
+                0
+            } else {
+                value_of(p, st.cards()[st.cards().len() - 1])
+            };
             g[c % e] += v;
             sup[c / e] += v;
         }
@@ -176,10 +206,18 @@ pub fn oracle(p: &Props, s: &State) -> ([i64; 2], usize, Decision) {
     }
     let totals = [energy[0] + city[0], energy[1] + city[1]];
     if totals[0] != totals[1] {
-        return (totals, if totals[0] > totals[1] { 0 } else { 1 }, Decision::Total);
+        return (
+            totals,
+            if totals[0] > totals[1] { 0 } else { 1 },
+            Decision::Total,
+        );
     }
     let (a, b, d) = match p.rules.tiebreak {
-        Tiebreak::Supply => ((supply[0][0] + supply[0][1]) as i64, (supply[1][0] + supply[1][1]) as i64, Decision::Supply),
+        Tiebreak::Supply => (
+            (supply[0][0] + supply[0][1]) as i64,
+            (supply[1][0] + supply[1][1]) as i64,
+            Decision::Supply,
+        ),
         Tiebreak::CityPoints => (city[0], city[1], Decision::CityPoints),
     };
     if a != b {
@@ -209,7 +247,8 @@ impl Props {
             kinds: t.kinds,
             e: t.e,
             mv: t.mv,
-            variants: rules.tech_timing != TechTiming::Keep || rules.overflow != Overflow::OneAtATime,
+            variants: rules.tech_timing != TechTiming::Keep
+                || rules.overflow != Overflow::OneAtATime,
         }
     }
 
@@ -219,7 +258,12 @@ impl Props {
         let r = &self.rules;
         // R2-R4: every plant card is in exactly one place; a flipped stack keeps its cards.
         let mut cards = [0u32; MAX_KINDS];
-        for zone in [s.hand_counts(0), s.hand_counts(1), s.deck_counts(), s.discard_counts()] {
+        for zone in [
+            s.hand_counts(0),
+            s.hand_counts(1),
+            s.deck_counts(),
+            s.discard_counts(),
+        ] {
             for (i, &n) in zone.iter().enumerate() {
                 cards[i] += n as u32;
             }
@@ -255,7 +299,10 @@ impl Props {
             }
         }
         if cards[..self.kinds].iter().any(|&n| n != r.copies) {
-            out.push(("R4", format!("plant cards are not conserved: {:?}", &cards[..self.kinds])));
+            out.push((
+                "R4",
+                format!("plant cards are not conserved: {:?}", &cards[..self.kinds]),
+            ));
         }
         if (0..4).any(|k| techs[k] != (r.techs >> k & 1) as u32) {
             out.push(("R3", "tech cards are not conserved".into()));
@@ -263,22 +310,35 @@ impl Props {
         for pl in 0..2 {
             let len: usize = s.hand_counts(pl).iter().map(|&n| n as usize).sum();
             if len > r.hand_size as usize || s.hand_size(pl) != len {
-                out.push(("R22", format!("player {pl} holds {len} cards (hand_size {})", r.hand_size)));
+                out.push((
+                    "R22",
+                    format!("player {pl} holds {len} cards (hand_size {})", r.hand_size),
+                ));
             }
             if !self.positions && !within(s.known_counts(pl), s.hand_counts(pl)) {
-                out.push(("R36", format!("player {pl}'s known cards are not in the hand")));
+                out.push((
+                    "R36",
+                    format!("player {pl}'s known cards are not in the hand"),
+                ));
             }
         }
         if let Some(limit) = r.stall_limit {
             if s.stall_count() >= limit && !s.is_over() {
-                out.push(("R25", format!("stall counter {} reached the limit, the game goes on", s.stall_count())));
+                out.push((
+                    "R25",
+                    format!(
+                        "stall counter {} reached the limit, the game goes on",
+                        s.stall_count()
+                    ),
+                ));
             }
         }
         if matches!(s.phase(), Phase::Action | Phase::Draw) {
             // R19, R21: tolerance city_demand + 1, one more on the Accumulator's city.
             for pl in 0..2 {
                 for row in 0..2 {
-                    let tol = r.city_demand as u64 + 1 + (s.accumulator() == Some((pl, row))) as u64;
+                    let tol =
+                        r.city_demand as u64 + 1 + (s.accumulator() == Some((pl, row))) as u64;
                     let sup: u64 = s.board(pl)[row * self.e..row * self.e + self.e]
                         .iter()
                         .filter(|st| st.is_plant())
@@ -292,9 +352,18 @@ impl Props {
         }
         if s.is_over() != moves.is_empty() {
             if s.is_over() {
-                out.push(("R26", format!("zombie: the game is over but {} moves are legal", moves.len())));
+                out.push((
+                    "R26",
+                    format!(
+                        "zombie: the game is over but {} moves are legal",
+                        moves.len()
+                    ),
+                ));
             } else {
-                out.push(("R26", "deadlock: the game is not over but no move is legal".into()));
+                out.push((
+                    "R26",
+                    "deadlock: the game is not over but no move is legal".into(),
+                ));
             }
         }
         let ordered = moves.windows(2).all(|w| {
@@ -303,7 +372,10 @@ impl Props {
             a[..na] < b[..nb]
         });
         if !ordered {
-            out.push(("R34", "legal moves are not sorted and duplicate-free".into()));
+            out.push((
+                "R34",
+                "legal moves are not sorted and duplicate-free".into(),
+            ));
         }
         if s.phase() == Phase::Chance {
             let ok = match s.chance_outcomes() {
@@ -322,20 +394,40 @@ impl Props {
                 Err(_) => false,
             };
             if !ok {
-                out.push(("R6", "chance outcomes do not sum to 1 or differ from the legal moves".into()));
+                out.push((
+                    "R6",
+                    "chance outcomes do not sum to 1 or differ from the legal moves".into(),
+                ));
             }
         }
         let (totals, winner, decision) = oracle(self, s);
         let sheet = score(s);
-        if [sheet.players[0].total, sheet.players[1].total] != totals || sheet.winner != winner || sheet.decided_by != decision {
-            out.push(("R29", format!("score() gives {:?}; the rules give {totals:?} {decision:?}", (sheet.players[0].total, sheet.players[1].total, sheet.winner, sheet.decided_by))));
+        if [sheet.players[0].total, sheet.players[1].total] != totals
+            || sheet.winner != winner
+            || sheet.decided_by != decision
+        {
+            out.push((
+                "R29",
+                format!(
+                    "score() gives {:?}; the rules give {totals:?} {decision:?}",
+                    (
+                        sheet.players[0].total,
+                        sheet.players[1].total,
+                        sheet.winner,
+                        sheet.decided_by
+                    )
+                ),
+            ));
         }
         if self.variants {
             self.variant_problems(s, moves, out);
         }
         if let Some(trigger) = s.end_triggered_by() {
             if !full[trigger] {
-                out.push(("R24", format!("player {trigger} triggered the end without a full grid")));
+                out.push((
+                    "R24",
+                    format!("player {trigger} triggered the end without a full grid"),
+                ));
             }
         }
     }
@@ -357,21 +449,36 @@ impl Props {
                         continue;
                     }
                     let log = s.this_turn();
-                    let fresh = seat == mover && matches!(s.phase(), Phase::Overflow | Phase::Draw) && log.last() == Some(&Move::DealTech { tech });
+                    let fresh = seat == mover
+                        && matches!(s.phase(), Phase::Overflow | Phase::Draw)
+                        && log.last() == Some(&Move::DealTech { tech });
                     if !fresh {
-                        out.push(("R40", format!("player {seat} holds {} after drawing it", hatsuden::TECH_NAMES[tech as usize])));
+                        out.push((
+                            "R40",
+                            format!(
+                                "player {seat} holds {} after drawing it",
+                                hatsuden::TECH_NAMES[tech as usize]
+                            ),
+                        ));
                     }
                     if tech == ACCUMULATOR {
-                        owed.extend([Move::PlaceAccumulator { row: 0 }, Move::PlaceAccumulator { row: 1 }]);
+                        owed.extend([
+                            Move::PlaceAccumulator { row: 0 },
+                            Move::PlaceAccumulator { row: 1 },
+                        ]);
                     } else {
                         owed.extend((0..self.e as u8).map(|energy| Move::PlaceSmart { energy }));
                     }
                 }
             }
             if !owed.is_empty() {
-                let same = moves.iter().all(|m| owed.contains(m)) && owed.iter().all(|m| moves.contains(m));
+                let same = moves.iter().all(|m| owed.contains(m))
+                    && owed.iter().all(|m| moves.contains(m));
                 if !same {
-                    out.push(("R40", format!("the legal moves are {moves:?}, not the owed placements")));
+                    out.push((
+                        "R40",
+                        format!("the legal moves are {moves:?}, not the owed placements"),
+                    ));
                 }
             }
         }
@@ -390,7 +497,8 @@ impl Props {
                         plants.push((bit, value_of(self, st.cards()[st.cards().len() - 1])));
                     }
                 }
-                let tol = r.city_demand as u64 + 1 + (s.accumulator() == Some((player, row))) as u64;
+                let tol =
+                    r.city_demand as u64 + 1 + (s.accumulator() == Some((player, row))) as u64;
                 let sup: u64 = s.board(player)[row * self.e..row * self.e + self.e]
                     .iter()
                     .filter(|st| st.is_plant())
@@ -412,84 +520,149 @@ impl Props {
             } else {
                 out.push(("R41", "OVERFLOW without a card played this turn".into()));
             }
-            let mut actual: Vec<u16> = moves.iter().filter_map(|m| if let Move::FlipSet { cells } = m { Some(*cells) } else { None }).collect();
+            let mut actual: Vec<u16> = moves
+                .iter()
+                .filter_map(|m| {
+                    if let Move::FlipSet { cells } = m {
+                        Some(*cells)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
             expected.sort_unstable();
             actual.sort_unstable();
             actual.dedup();
             if actual != expected {
-                out.push(("R41", format!("FlipSets {actual:?}, the rules give {}", expected.len())));
+                out.push((
+                    "R41",
+                    format!("FlipSets {actual:?}, the rules give {}", expected.len()),
+                ));
             }
         }
     }
 
     /// Every rule that the step `before --m--> after` breaks (`after == before.apply(m)`).
+    /// `determinism`: also re-apply the move (R35; the caller samples, as the Python checker
+    /// does one transition in 16).
     #[inline(never)]
-    pub fn transition_violations(&self, before: &State, m: &Move, after: &State, out: &mut Vec<Problem>) {
+    pub fn transition_violations(
+        &self,
+        before: &State,
+        m: &Move,
+        after: &State,
+        determinism: bool,
+        out: &mut Vec<Problem>,
+    ) {
         // R35: apply is a function of the state and the move.
-        match before.apply(*m) {
-            Ok(again) if again == *after => {}
-            _ => out.push(("R35", "apply is not deterministic".into())),
+        if determinism {
+            match before.apply(*m) {
+                Ok(again) if again == *after => {}
+                _ => out.push(("R35", "apply is not deterministic".into())),
+            }
         }
         let mover = before.current_player();
         let other = 1 - mover;
         // R9: only the zones the move names change (besides the mover's own).
-        let mut changed: Vec<&'static str> = Vec::new();
-        if before.hand_counts(other) != after.hand_counts(other) || before.hand_size(other) != after.hand_size(other) {
-            changed.push(if other == 0 { "hand0" } else { "hand1" });
+        let mut changed: [&'static str; 9] = [""; 9];
+        let mut n = 0;
+        let mut note = |name: &'static str| {
+            changed[n] = name;
+            n += 1;
+        };
+        if before.hand_counts(other) != after.hand_counts(other)
+            || before.hand_size(other) != after.hand_size(other)
+        {
+            note(if other == 0 { "hand0" } else { "hand1" });
         }
         if before.known_counts(other) != after.known_counts(other) {
-            changed.push(if other == 0 { "known0" } else { "known1" });
+            note(if other == 0 { "known0" } else { "known1" });
         }
         if before.deck_counts() != after.deck_counts() || before.deck_size() != after.deck_size() {
-            changed.push("deck");
+            note("deck");
         }
         if before.discard_counts() != after.discard_counts() {
-            changed.push("discards");
+            note("discards");
         }
         if before.board(other) != after.board(other) {
-            changed.push(if other == 0 { "board0" } else { "board1" });
+            note(if other == 0 { "board0" } else { "board1" });
         }
         if before.tech_hand(other) != after.tech_hand(other) {
-            changed.push(if other == 0 { "tech_hand0" } else { "tech_hand1" });
+            note(if other == 0 {
+                "tech_hand0"
+            } else {
+                "tech_hand1"
+            });
         }
         if before.tech_deck() != after.tech_deck() {
-            changed.push("tech_deck");
+            note("tech_deck");
         }
         if before.accumulator() != after.accumulator() {
-            changed.push("accumulator");
+            note("accumulator");
         }
         if before.smart() != after.smart() {
-            changed.push("smart");
+            note("smart");
         }
-        let may: &str = match m {
-            Move::Discard { .. } | Move::DrawFromDiscard { .. } => "discards",
-            Move::PlaceAccumulator { .. } => "accumulator",
-            Move::PlaceSmart { .. } => "smart",
-            Move::Deal { .. } => "deck",
-            Move::DealTech { .. } => "tech_deck",
-            _ => "",
-        };
-        changed.retain(|&name| name != may);
-        if !changed.is_empty() {
-            out.push(("R9", format!("{} changed zones it does not name: {changed:?}", kind_name(m))));
+        if n > 0 {
+            let may: &str = match m {
+                Move::Discard { .. } | Move::DrawFromDiscard { .. } => "discards",
+                Move::PlaceAccumulator { .. } => "accumulator",
+                Move::PlaceSmart { .. } => "smart",
+                Move::Deal { .. } => "deck",
+                Move::DealTech { .. } => "tech_deck",
+                _ => "",
+            };
+            let left: Vec<&str> = changed[..n]
+                .iter()
+                .copied()
+                .filter(|&name| name != may)
+                .collect();
+            if !left.is_empty() {
+                out.push((
+                    "R9",
+                    format!("{} changed zones it does not name: {left:?}", kind_name(m)),
+                ));
+            }
         }
         let chance = before.pending();
-        let ends_turn = matches!(m, Move::DrawFromDiscard { .. } | Move::EndTurn) || (matches!(m, Move::Deal { .. }) && chance == Pending::Draw);
-        let mut logged: Vec<Move> = before.this_turn().to_vec();
-        logged.push(*m);
+        let ends_turn = matches!(m, Move::DrawFromDiscard { .. } | Move::EndTurn)
+            || (matches!(m, Move::Deal { .. }) && chance == Pending::Draw);
+        // The turn's log with the move appended, compared without building it.
+        let was = before.this_turn();
+        let is_logged = |log: &[Move]| {
+            log.len() == was.len() + 1 && log[..was.len()] == *was && log[was.len()] == *m
+        };
         if ends_turn {
             if after.current_player() != other {
-                out.push(("R23", "the turn ended but the other player is not to move".into()));
+                out.push((
+                    "R23",
+                    "the turn ended but the other player is not to move".into(),
+                ));
             }
-            let expected = if before.played_cell().is_some() { 0 } else { before.stall_count() + 1 };
+            let expected = if before.played_cell().is_some() {
+                0
+            } else {
+                before.stall_count() + 1
+            };
             if after.stall_count() != expected {
-                out.push(("R23", format!("stall counter {}, expected {expected}", after.stall_count())));
+                out.push((
+                    "R23",
+                    format!("stall counter {}, expected {expected}", after.stall_count()),
+                ));
             }
-            if before.end_triggered_by().is_none() && after.end_triggered_by().is_some_and(|p| p != mover) {
-                out.push(("R24", "the end was triggered by the player who did not move".into()));
+            if before.end_triggered_by().is_none()
+                && after.end_triggered_by().is_some_and(|p| p != mover)
+            {
+                out.push((
+                    "R24",
+                    "the end was triggered by the player who did not move".into(),
+                ));
             }
-            if !after.this_turn().is_empty() || after.last_turn() != logged.as_slice() {
-                out.push(("R36", "at the end of a turn its moves are not the last turn's log".into()));
+            if !after.this_turn().is_empty() || !is_logged(after.last_turn()) {
+                out.push((
+                    "R36",
+                    "at the end of a turn its moves are not the last turn's log".into(),
+                ));
             }
         } else if chance == Pending::Setup {
             if !after.this_turn().is_empty() || !after.last_turn().is_empty() {
@@ -500,13 +673,21 @@ impl Props {
                 out.push(("R9", "the player changed in the middle of a turn".into()));
             }
             if after.stall_count() != before.stall_count() {
-                out.push(("R23", "the stall counter changed in the middle of a turn".into()));
+                out.push((
+                    "R23",
+                    "the stall counter changed in the middle of a turn".into(),
+                ));
             }
-            if after.this_turn() != logged.as_slice() || after.last_turn() != before.last_turn() {
-                out.push(("R36", format!("the turn's log did not grow by exactly {}", kind_name(m))));
+            if !is_logged(after.this_turn()) || after.last_turn() != before.last_turn() {
+                out.push((
+                    "R36",
+                    format!("the turn's log did not grow by exactly {}", kind_name(m)),
+                ));
             }
         }
-        if before.end_triggered_by().is_some() && after.end_triggered_by() != before.end_triggered_by() {
+        if before.end_triggered_by().is_some()
+            && after.end_triggered_by() != before.end_triggered_by()
+        {
             out.push(("R24", "the end trigger changed once set".into()));
         }
         // R36: only a card taken from the discards becomes known; plays only forget.
@@ -514,9 +695,13 @@ impl Props {
         if was != now || matches!(m, Move::DrawFromDiscard { .. }) {
             if let Move::DrawFromDiscard { card } = m {
                 let i = before.tables().index(*card).map(|i| i as usize);
-                let ok = (0..self.kinds).all(|k| now[k] as u32 == was[k] as u32 + (Some(k) == i) as u32);
+                let ok =
+                    (0..self.kinds).all(|k| now[k] as u32 == was[k] as u32 + (Some(k) == i) as u32);
                 if !ok {
-                    out.push(("R36", "taking a card from the discards did not make it known".into()));
+                    out.push((
+                        "R36",
+                        "taking a card from the discards did not make it known".into(),
+                    ));
                 }
             } else if !within(now, was) {
                 out.push(("R36", format!("{} made cards known", kind_name(m))));
@@ -529,16 +714,28 @@ impl Props {
     /// player a sub-multiset of theirs) must lead to the same position, keep the known cards in
     /// the hand and change them only as R36 says.
     #[inline(never)]
-    pub fn knowledge_problems(&self, before: &State, m: &Move, after: &State, out: &mut Vec<Problem>) {
+    pub fn knowledge_problems(
+        &self,
+        before: &State,
+        m: &Move,
+        after: &State,
+        out: &mut Vec<Problem>,
+    ) {
         let mover = before.current_player();
         let mine = counts(before.hand_counts(mover));
         let taking = matches!(m, Move::DrawFromDiscard { .. });
         if mine.iter().all(|&n| n == 0) && !taking {
             return;
         }
-        let ours = sub_multisets(&mine, self.kinds);
-        let theirs = sub_multisets(&counts(before.hand_counts(1 - mover)), self.kinds);
-        let target = after.position();
+        let mut ours = [[0u8; MAX_KINDS]; 32];
+        let mut theirs = [[0u8; MAX_KINDS]; 32];
+        let ours = sub_multisets_into(&mine, self.kinds, &mut ours);
+        let theirs = sub_multisets_into(
+            &counts(before.hand_counts(1 - mover)),
+            self.kinds,
+            &mut theirs,
+        );
+
         let name = kind_name(m);
         let start = out.len();
         for k in 0..ours.len().max(theirs.len()) {
@@ -547,22 +744,32 @@ impl Props {
             let mut known = [[0u8; MAX_KINDS]; 2];
             known[mover] = known_mover;
             known[1 - mover] = known_other;
-            let end = match before.with_known(known).apply(*m) {
-                Ok(end) => end,
+            let mut end = before.with_known(known);
+            match end.apply_mut(*m) {
+                Ok(()) => {}
                 Err(e) => {
                     out.push(("R36", format!("{name} is refused with known cards: {e}")));
                     return;
                 }
             };
-            if end.position() != target {
-                out.push(("R36", format!("{name} leads elsewhere when cards are known")));
+            if !end.same_position(after) {
+                out.push((
+                    "R36",
+                    format!("{name} leads elsewhere when cards are known"),
+                ));
             }
             let now = end.known_counts(mover);
             let hand_after = end.hand_counts(mover);
             if taking {
-                let ok = (0..self.kinds).all(|i| now[i] as i32 == known_mover[i] as i32 + (hand_after[i] as i32 - mine[i] as i32).max(0));
+                let ok = (0..self.kinds).all(|i| {
+                    now[i] as i32
+                        == known_mover[i] as i32 + (hand_after[i] as i32 - mine[i] as i32).max(0)
+                });
                 if !ok {
-                    out.push(("R36", format!("taking {m} from the discards did not make it known")));
+                    out.push((
+                        "R36",
+                        format!("taking {m} from the discards did not make it known"),
+                    ));
                 }
             } else if !within(now, &known_mover[..self.kinds]) {
                 out.push(("R36", format!("{name} made cards known")));
@@ -604,6 +811,44 @@ pub fn sub_multisets(hand: &[u8; MAX_KINDS], kinds: usize) -> Vec<[u8; MAX_KINDS
     out
 }
 
+/// [`sub_multisets`] into `buf` without allocating (hands of at most 31 sub-multisets).
+fn sub_multisets_into<'a>(
+    hand: &[u8; MAX_KINDS],
+    kinds: usize,
+    buf: &'a mut [[u8; MAX_KINDS]; 32],
+) -> &'a [[u8; MAX_KINDS]] {
+    let total: usize = hand[..kinds].iter().map(|&n| n as usize + 1).product();
+    if total > 32 {
+        let v = sub_multisets(hand, kinds);
+        let k = v.len().min(32);
+        buf[..k].copy_from_slice(&v[..k]);
+        return &buf[..k];
+    }
+    buf[0] = [0u8; MAX_KINDS];
+    let mut len = 1;
+    for i in 0..kinds {
+        if hand[i] == 0 {
+            continue;
+        }
+        // Expand in place from the back so that the first card varies slowest.
+        let reps = hand[i] as usize + 1;
+        for b in (0..len).rev() {
+            let base = buf[b];
+            for n in (0..reps).rev() {
+                let mut v = base;
+                v[i] = n as u8;
+                buf[b * reps + n] = v;
+            }
+        }
+        len *= reps;
+    }
+    if len > 1 {
+        &buf[1..len]
+    } else {
+        &buf[..1]
+    }
+}
+
 fn gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         (a, b) = (b, a % b);
@@ -613,7 +858,15 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 
 /// What a complete check of `rules` can be asked to reach (`_result.required_events`).
 pub fn required_events(rules: &Rules) -> Vec<String> {
-    let mut kinds: Vec<&str> = vec!["Construct", "BuildPylon", "Discard", "Pass", "DrawFromDiscard", "EndTurn", "Deal"];
+    let mut kinds: Vec<&str> = vec![
+        "Construct",
+        "BuildPylon",
+        "Discard",
+        "Pass",
+        "DrawFromDiscard",
+        "EndTurn",
+        "Deal",
+    ];
     let cards = rules.energies * rules.max_value;
     if cards * rules.copies > 2 * rules.hand_size {
         kinds.push("DrawFromDeck");
@@ -636,7 +889,11 @@ pub fn required_events(rules: &Rules) -> Vec<String> {
     }
     let tolerance = rules.city_demand + 1;
     if rules.energies >= 2 && rules.energies * rules.max_value > tolerance {
-        kinds.push(if rules.overflow == Overflow::AnySet { "FlipSet" } else { "Flip" });
+        kinds.push(if rules.overflow == Overflow::AnySet {
+            "FlipSet"
+        } else {
+            "Flip"
+        });
     }
     let mut out: Vec<String> = kinds.iter().map(|k| format!("move {k}")).collect();
     for p in Phase::ALL {
@@ -653,7 +910,11 @@ pub fn required_events(rules: &Rules) -> Vec<String> {
     if rules.stall_limit.is_some() {
         out.push("end STALL".into());
     }
-    let first = if rules.tiebreak == Tiebreak::Supply { "SUPPLY" } else { "CITY_POINTS" };
+    let first = if rules.tiebreak == Tiebreak::Supply {
+        "SUPPLY"
+    } else {
+        "CITY_POINTS"
+    };
     for d in ["TOTAL", first, "SECOND_PLAYER"] {
         out.push(format!("decided {d}"));
     }

@@ -18,7 +18,10 @@ fn thousands(n: u64) -> String {
 
 /// The rules on one line, as `_report.rules_line`.
 pub fn rules_line(r: &Rules) -> String {
-    let techs: Vec<&str> = (0..4).filter(|k| r.techs >> k & 1 == 1).map(|k| ["ACCUMULATOR", "SECRET_BUILD", "SMART", "DOWN"][k]).collect();
+    let techs: Vec<&str> = (0..4)
+        .filter(|k| r.techs >> k & 1 == 1)
+        .map(|k| ["ACCUMULATOR", "SECRET_BUILD", "SMART", "DOWN"][k])
+        .collect();
     let mut s = format!(
         "energies={} max_value={} copies={} hand_size={} city_demand={} techs={} tiebreak={} retake={} stall_limit={}",
         r.energies,
@@ -42,24 +45,50 @@ pub fn rules_line(r: &Rules) -> String {
 
 /// The summary for humans, ending with the result line.
 pub fn format_summary(r: &CheckResult) -> String {
-    let by_reason: Vec<String> = r.terminal_by_reason.iter().map(|(k, n)| format!("{k} {}", thousands(*n))).collect();
+    let by_reason: Vec<String> = r
+        .terminal_by_reason
+        .iter()
+        .map(|(k, n)| format!("{k} {}", thousands(*n)))
+        .collect();
     let terminal: u64 = r.terminal_by_reason.values().sum();
     let longest = match r.longest_game {
         Some(l) => format!("{} plies", thousands(l)),
-        None if r.violations.iter().any(|v| v.rule == "R25" && v.message.contains("cycle")) => "none (the graph has a cycle)".into(),
+        None if r
+            .violations
+            .iter()
+            .any(|v| v.rule == "R25" && v.message.contains("cycle")) =>
+        {
+            "none (the graph has a cycle)".into()
+        }
         None => "unknown (the run was cut short)".into(),
     };
     let mut lines = vec![
         format!("rules             {}", rules_line(&r.rules)),
         format!("distinct states   {}", thousands(r.states)),
         format!("transitions       {}", thousands(r.transitions)),
-        format!("terminal states   {}{}", thousands(terminal), if by_reason.is_empty() { String::new() } else { format!("  ({})", by_reason.join(", ")) }),
+        format!(
+            "terminal states   {}{}",
+            thousands(terminal),
+            if by_reason.is_empty() {
+                String::new()
+            } else {
+                format!("  ({})", by_reason.join(", "))
+            }
+        ),
         format!("chance nodes      {}", thousands(r.chance_nodes)),
         format!("max depth         {}", thousands(r.max_depth)),
         format!("longest game      {longest}"),
-        format!("time              {:.2} s  ({} states/s)", r.seconds, thousands(r.states_per_second() as u64)),
-        format!("peak memory       {} MB", thousands(r.peak_memory_mb as u64)),
-        "checks            every check on every state and transition (native: R35 and R29 on all)".into(),
+        format!(
+            "time              {:.2} s  ({} states/s)",
+            r.seconds,
+            thousands(r.states_per_second() as u64)
+        ),
+        format!(
+            "peak memory       {} MB",
+            thousands(r.peak_memory_mb as u64)
+        ),
+        "checks            every check on every state and transition (native: R35 and R29 on all)"
+            .into(),
     ];
     if r.positions {
         lines.push(format!(
@@ -86,8 +115,17 @@ pub fn format_summary(r: &CheckResult) -> String {
     }
     for (i, v) in r.violations.iter().enumerate() {
         lines.push(String::new());
-        lines.push(format!("violation {}/{}  {}: {}", i + 1, r.violations.len(), v.rule, v.message));
-        lines.push(format!("shortest path from new_game() ({} moves):", v.path.len()));
+        lines.push(format!(
+            "violation {}/{}  {}: {}",
+            i + 1,
+            r.violations.len(),
+            v.rule,
+            v.message
+        ));
+        lines.push(format!(
+            "shortest path from new_game() ({} moves):",
+            v.path.len()
+        ));
         if v.path.is_empty() {
             lines.push("  (no move: the initial state)".into());
         }
@@ -98,9 +136,15 @@ pub fn format_summary(r: &CheckResult) -> String {
     }
     lines.push(String::new());
     lines.push(match r.result.as_str() {
-        "TRUNCATED" => format!("result: TRUNCATED (stopped by {}: nothing is proven)", r.stopped_by.clone().unwrap_or_else(|| "a limit".into())),
+        "TRUNCATED" => format!(
+            "result: TRUNCATED (stopped by {}: nothing is proven)",
+            r.stopped_by.clone().unwrap_or_else(|| "a limit".into())
+        ),
         "VIOLATION" => format!("result: VIOLATION ({} violation(s))", r.violations.len()),
-        "UNCOVERED" => format!("result: UNCOVERED (nothing failed, but {} required event(s) never reached)", r.unreached.len()),
+        "UNCOVERED" => format!(
+            "result: UNCOVERED (nothing failed, but {} required event(s) never reached)",
+            r.unreached.len()
+        ),
         other => format!("result: {other}"),
     });
     lines.join("\n")
@@ -132,14 +176,19 @@ fn json_f64(x: f64) -> String {
 /// An event name with the library's JSON spelling of its enum member (`_report.json_event`).
 pub fn json_event(e: &str) -> String {
     match e.split_once(' ') {
-        Some((kind @ ("phase" | "end" | "decided"), name)) => format!("{kind} {}", name.to_lowercase()),
+        Some((kind @ ("phase" | "end" | "decided"), name)) => {
+            format!("{kind} {}", name.to_lowercase())
+        }
         _ => e.to_string(),
     }
 }
 
 /// The rules as the library's JSON document (`to_dict`).
 pub fn rules_json(r: &Rules) -> String {
-    let techs: Vec<String> = (0..4).filter(|k| r.techs >> k & 1 == 1).map(|k| json_str(TECH_NAMES[k])).collect();
+    let techs: Vec<String> = (0..4)
+        .filter(|k| r.techs >> k & 1 == 1)
+        .map(|k| json_str(TECH_NAMES[k]))
+        .collect();
     let mut s = format!(
         "{{\"type\": \"rules\", \"format_version\": 1, \"energies\": {}, \"max_value\": {}, \"copies\": {}, \"hand_size\": {}, \"city_demand\": {}, \"techs\": [{}], \"tiebreak\": \"{}\", \"allow_retake_discard\": {}, \"stall_limit\": {}",
         r.energies,
@@ -164,20 +213,36 @@ pub fn rules_json(r: &Rules) -> String {
 /// The result as JSON (the keys of `_report.result_dict`, plus the native engine's own).
 pub fn result_json(r: &CheckResult) -> String {
     let terminal: u64 = r.terminal_by_reason.values().sum();
-    let by_reason: Vec<String> = r.terminal_by_reason.iter().map(|(k, n)| format!("{}: {n}", json_str(&k.to_lowercase()))).collect();
+    let by_reason: Vec<String> = r
+        .terminal_by_reason
+        .iter()
+        .map(|(k, n)| format!("{}: {n}", json_str(&k.to_lowercase())))
+        .collect();
     let violations: Vec<String> = r
         .violations
         .iter()
         .map(|v| {
             let path: Vec<String> = v.path.iter().map(|m| json_str(m)).collect();
-            format!("{{\"rule\": {}, \"message\": {}, \"path\": [{}]}}", json_str(&v.rule), json_str(&v.message), path.join(", "))
+            format!(
+                "{{\"rule\": {}, \"message\": {}, \"path\": [{}]}}",
+                json_str(&v.rule),
+                json_str(&v.message),
+                path.join(", ")
+            )
         })
         .collect();
-    let unreached: Vec<String> = r.unreached.iter().map(|e| json_str(&json_event(e))).collect();
+    let unreached: Vec<String> = r
+        .unreached
+        .iter()
+        .map(|e| json_str(&json_event(e)))
+        .collect();
     let events: Vec<String> = {
-        let mut ev: Vec<(String, u64)> = r.events.iter().map(|(k, n)| (json_event(k), *n)).collect();
+        let mut ev: Vec<(String, u64)> =
+            r.events.iter().map(|(k, n)| (json_event(k), *n)).collect();
         ev.sort();
-        ev.iter().map(|(k, n)| format!("{}: {n}", json_str(k))).collect()
+        ev.iter()
+            .map(|(k, n)| format!("{}: {n}", json_str(k)))
+            .collect()
     };
     let layers: Vec<String> = r.layer_sizes.iter().map(|x| x.to_string()).collect();
     format!(

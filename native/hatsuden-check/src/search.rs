@@ -36,6 +36,8 @@ pub const SHARD_BITS: u32 = 20;
 pub const FINGERPRINT_BITS: u32 = SHARD_BITS + 64;
 /// One expanded position in this many (by number) is checked for soundness (R36).
 pub const SOUNDNESS_EVERY: u64 = 256;
+/// R35 determinism re-applies one transition in this many (`_properties.DETERMINISM_EVERY`).
+pub const DETERMINISM_EVERY: u64 = 16;
 const CHUNK: usize = 2048;
 const BATCH: usize = 1 << 18;
 const NO_PARENT: u64 = u64::MAX;
@@ -168,7 +170,11 @@ pub fn fingerprint(words: &[u64]) -> u128 {
     let mut b: u64 = 0x13198a2e03707344;
     for &w in words {
         a = fmix(a.rotate_left(17) ^ w.wrapping_mul(0x9e3779b97f4a7c15));
-        b = fmix(b.rotate_left(29) ^ w.wrapping_mul(0xbf58476d1ce4e5b9).wrapping_add(0x94d049bb133111eb));
+        b = fmix(
+            b.rotate_left(29)
+                ^ w.wrapping_mul(0xbf58476d1ce4e5b9)
+                    .wrapping_add(0x94d049bb133111eb),
+        );
     }
     a = fmix(a ^ words.len() as u64);
     b = fmix(b ^ a.rotate_left(32));
@@ -194,79 +200,148 @@ fn key_from(b: &[u8]) -> u128 {
     hi << 64 | lo
 }
 
-/// The visited set: sorted 64-bit words in 2^20 shards.
+/// Bits of the shard number that choose a super-shard (a contiguous sorted vector).
+const SUPER_BITS: u32 = 12;
+const SUB_BITS: u32 = SHARD_BITS - SUPER_BITS;
+const SUBS: usize = 1 << SUB_BITS;
+
+/// Where `b` is in the sorted `data` (interpolation from the uniform 64-bit value, then a
+/// linear walk: about sqrt(len) steps, one or two cache lines).
+#[inline]
+fn find(data: &[u64], b: u64) -> Result<usize, usize> {
+    let len = data.len();
+    if len == 0 {
+        return Err(0);
+    }
+    let mut i = ((b as u128 * len as u128) >> 64) as usize;
+    if data[i] < b {
+        while i + 1 < len && data[i + 1] <= b {
+            i += 1;
+        }
+        if data[i] == b {
+            Ok(i)
+        } else {
+            Err(i + 1)
+        }
+    } else {
+        while i > 0 && data[i] > b {
+            i -= 1;
+        }
+        if data[i] == b {
+            Ok(i)
+        } else if data[i] < b {
+            Err(i + 1)
+        } else {
+            Err(i)
+        }
+    }
+}
+
+/// One super-shard: the stored words of its 2^8 shards, sorted by (shard, word), and where
+/// each shard starts.
+#[derive(Default)]
+struct Super {
+    data: Vec<u64>,
+    offs: Vec<u32>,
+}
+
+/// The visited set: the low 64 bits of each fingerprint, sorted, in 2^20 shards chosen by its
+/// top 20 bits (grouped into 2^12 contiguous super-shards): 8 bytes a state.
 struct Visited {
-    shards: Vec<Vec<u64>>,
+    supers: Vec<Super>,
     len: u64,
 }
 
 impl Visited {
     fn new() -> Visited {
-        Visited { shards: (0..1usize << SHARD_BITS).map(|_| Vec::new()).collect(), len: 0 }
+        Visited {
+            supers: (0..1usize << SUPER_BITS)
+                .map(|_| Super {
+                    data: Vec::new(),
+                    offs: vec![0; SUBS + 1],
+                })
+                .collect(),
+            len: 0,
+        }
+    }
+    #[inline]
+    fn locate(&self, key: u128) -> (&Super, usize, usize) {
+        let shard = shard_of(key);
+        let sup = &self.supers[shard >> SUB_BITS];
+        let sub = shard & (SUBS - 1);
+        (sup, sup.offs[sub] as usize, sup.offs[sub + 1] as usize)
     }
     #[inline]
     fn contains(&self, key: u128) -> bool {
-        self.shards[shard_of(key)].binary_search(&(key as u64)).is_ok()
+        let (sup, lo, hi) = self.locate(key);
+        find(&sup.data[lo..hi], key as u64).is_ok()
     }
     /// Merge the sorted, duplicate-free `new` keys (none visited).
     #[inline(never)]
     fn merge(&mut self, new: &[u128]) {
         self.len += new.len() as u64;
-        const GROUP: usize = 1024;
-        self.shards.par_chunks_mut(GROUP).enumerate().for_each(|(g, shards)| {
-            let first = g * GROUP;
+        self.supers.par_iter_mut().enumerate().for_each(|(g, sup)| {
+            let first = g << SUB_BITS;
             let lo = new.partition_point(|&k| shard_of(k) < first);
-            let hi = new.partition_point(|&k| shard_of(k) < first + GROUP);
-            let mut at = lo;
-            while at < hi {
-                let s = shard_of(new[at]);
-                let mut end = at + 1;
-                while end < hi && shard_of(new[end]) == s {
+            let hi = new.partition_point(|&k| shard_of(k) < first + SUBS);
+            if lo == hi {
+                return;
+            }
+            let add = &new[lo..hi];
+            let mut data = Vec::with_capacity(sup.data.len() + add.len());
+            let mut offs = vec![0u32; SUBS + 1];
+            let mut j = 0;
+            for sub in 0..SUBS {
+                offs[sub] = data.len() as u32;
+                let old = &sup.data[sup.offs[sub] as usize..sup.offs[sub + 1] as usize];
+                let mut end = j;
+                while end < add.len() && shard_of(add[end]) == first + sub {
                     end += 1;
                 }
-                Self::merge_shard(&mut shards[s - first], &new[at..end]);
-                at = end;
+                let run = &add[j..end];
+                let (mut a, mut b) = (0, 0);
+                while a < old.len() && b < run.len() {
+                    let x = run[b] as u64;
+                    if old[a] < x {
+                        data.push(old[a]);
+                        a += 1;
+                    } else {
+                        data.push(x);
+                        b += 1;
+                    }
+                }
+                data.extend_from_slice(&old[a..]);
+                data.extend(run[b..].iter().map(|&k| k as u64));
+                j = end;
             }
+            offs[SUBS] = data.len() as u32;
+            sup.data = data;
+            sup.offs = offs;
         });
     }
-
-    fn merge_shard(shard: &mut Vec<u64>, add: &[u128]) {
-        {
-            let mut merged = Vec::with_capacity(shard.len() + add.len());
-            let (mut i, mut j) = (0, 0);
-            while i < shard.len() && j < add.len() {
-                let b = add[j] as u64;
-                if shard[i] < b {
-                    merged.push(shard[i]);
-                    i += 1;
-                } else {
-                    merged.push(b);
-                    j += 1;
-                }
-            }
-            merged.extend_from_slice(&shard[i..]);
-            merged.extend(add[j..].iter().map(|&k| k as u64));
-            *shard = merged;
-        }
-    }
     fn bytes(&self) -> u64 {
-        self.shards.iter().map(|s| s.capacity() as u64 * 8 + 24).sum()
+        self.supers
+            .iter()
+            .map(|s| s.data.capacity() as u64 * 8 + s.offs.capacity() as u64 * 4 + 48)
+            .sum()
     }
-    /// The rank of each key in sorted order: the offset of each shard.
+    /// The rank of the first key of each super-shard (and the total).
     fn offsets(&self) -> Vec<u64> {
-        let mut out = Vec::with_capacity(self.shards.len() + 1);
+        let mut out = Vec::with_capacity(self.supers.len() + 1);
         let mut total = 0u64;
-        for s in &self.shards {
+        for s in &self.supers {
             out.push(total);
-            total += s.len() as u64;
+            total += s.data.len() as u64;
         }
         out.push(total);
         out
     }
     #[inline]
     fn rank(&self, offsets: &[u64], key: u128) -> Option<u64> {
-        let s = shard_of(key);
-        self.shards[s].binary_search(&(key as u64)).ok().map(|i| offsets[s] + i as u64)
+        let (sup, lo, hi) = self.locate(key);
+        find(&sup.data[lo..hi], key as u64)
+            .ok()
+            .map(|i| offsets[shard_of(key) >> SUB_BITS] + (lo + i) as u64)
     }
 }
 
@@ -354,7 +429,9 @@ impl Store {
     /// The parent record of state `n`: (parent number, move rank).
     fn parent(&self, n: u64) -> (u64, usize) {
         let mut b = [0u8; 8];
-        self.parents.read_exact_at(&mut b, n * 8).expect("parent record");
+        self.parents
+            .read_exact_at(&mut b, n * 8)
+            .expect("parent record");
         let v = u64::from_le_bytes(b);
         if v == NO_PARENT {
             return (NO_PARENT, 0);
@@ -380,7 +457,11 @@ impl Store {
 fn rss_bytes() -> u64 {
     fs::read_to_string("/proc/self/statm")
         .ok()
-        .and_then(|s| s.split_whitespace().nth(1).and_then(|x| x.parse::<u64>().ok()))
+        .and_then(|s| {
+            s.split_whitespace()
+                .nth(1)
+                .and_then(|x| x.parse::<u64>().ok())
+        })
         .map(|pages| pages * 4096)
         .unwrap_or(0)
 }
@@ -389,7 +470,11 @@ fn peak_rss_bytes() -> u64 {
     fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1).and_then(|x| x.parse::<u64>().ok()))
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|x| x.parse::<u64>().ok())
+            })
         })
         .map(|kb| kb * 1024)
         .unwrap_or(0)
@@ -432,7 +517,13 @@ impl Engine {
     #[inline(never)]
     fn pass1(&self, words: &[u64], first: u64, visited: &Visited, store: &Store) -> Pass1 {
         let w = self.packer.words();
-        let mut r = Pass1 { counts: Counts::default(), candidates: Vec::new(), src: Vec::new(), dst: Vec::new(), found: Vec::new() };
+        let mut r = Pass1 {
+            counts: Counts::default(),
+            candidates: Vec::new(),
+            src: Vec::new(),
+            dst: Vec::new(),
+            found: Vec::new(),
+        };
         let mut moves = Vec::with_capacity(64);
         let mut problems: Vec<Problem> = Vec::new();
         let mut packed = vec![0u64; w];
@@ -464,21 +555,30 @@ impl Engine {
                 let after = match s.apply(*m) {
                     Ok(a) => a,
                     Err(e) => {
-                        r.found.push(("R35".into(), format!("a legal move was refused: {e}"), number, rank as i64));
+                        r.found.push((
+                            "R35".into(),
+                            format!("a legal move was refused: {e}"),
+                            number,
+                            rank as i64,
+                        ));
                         continue;
                     }
                 };
-                self.props.transition_violations(&s, m, &after, &mut problems);
+                let determinism = (number + rank as u64) % DETERMINISM_EVERY == 0;
+                self.props
+                    .transition_violations(&s, m, &after, determinism, &mut problems);
                 if self.positions {
                     self.props.knowledge_problems(&s, m, &after, &mut problems);
                 }
                 for (rule, msg) in problems.drain(..) {
                     r.found.push((rule.to_string(), msg, number, rank as i64));
                 }
-                self.packer.pack(&self.stored(after), &mut packed);
+                self.packer.pack(&after, &mut packed); // by position: the position is packed
                 let key = fingerprint(&packed);
                 r.dst.extend_from_slice(&key_bytes(key));
-                degree = degree.checked_add(1).expect("at most 255 legal moves per state");
+                degree = degree
+                    .checked_add(1)
+                    .expect("at most 255 legal moves per state");
                 if !visited.contains(key) {
                     r.candidates.push(key);
                 }
@@ -491,21 +591,40 @@ impl Engine {
 
     /// Soundness of a position (R36): its shortest path replayed with full states.
     #[inline(never)]
-    fn soundness(&self, number: u64, s: &State, moves: &[Move], store: &Store, out: &mut Vec<Problem>) {
+    fn soundness(
+        &self,
+        number: u64,
+        s: &State,
+        moves: &[Move],
+        store: &Store,
+        out: &mut Vec<Problem>,
+    ) {
         let (_, stored, full) = self.replay(&store.ranks_to(number));
         if stored != *s || full.position() != *s {
-            out.push(("R36", "replaying the shortest path does not lead to the position".into()));
+            out.push((
+                "R36",
+                "replaying the shortest path does not lead to the position".into(),
+            ));
             return;
         }
         if full.legal_moves_vec() != moves {
-            out.push(("R36", "the legal moves depend on the turn logs or known cards".into()));
+            out.push((
+                "R36",
+                "the legal moves depend on the turn logs or known cards".into(),
+            ));
             return;
         }
         for m in moves {
             let a = full.apply(*m).map(|x| x.position());
             let b = s.apply(*m).map(|x| x.position());
             if a.ok() != b.ok() {
-                out.push(("R36", format!("{} leads to a position that depends on the history", kind_name(m))));
+                out.push((
+                    "R36",
+                    format!(
+                        "{} leads to a position that depends on the history",
+                        kind_name(m)
+                    ),
+                ));
             }
         }
     }
@@ -524,7 +643,7 @@ impl Engine {
             s.legal_moves(&mut moves);
             for (rank, m) in moves.iter().enumerate() {
                 let Ok(after) = s.apply(*m) else { continue };
-                self.packer.pack(&self.stored(after), &mut packed);
+                self.packer.pack(&after, &mut packed);
                 let key = fingerprint(&packed);
                 if new.claim(key) {
                     out.extend_from_slice(&packed);
@@ -536,7 +655,7 @@ impl Engine {
     }
 }
 
-/// The next layer's keys (sorted), indexed by their top 16 bits, with a claim bit each.
+/// The next layer's keys (sorted), indexed by their shard, with a claim bit each.
 struct NewSet {
     keys: Vec<u128>,
     index: Vec<u32>,
@@ -545,33 +664,58 @@ struct NewSet {
 
 impl NewSet {
     fn new(keys: Vec<u128>) -> NewSet {
-        let mut index = Vec::with_capacity((1 << 16) + 1);
-        for top in 0..=(1u32 << 16) {
-            index.push(keys.partition_point(|&k| ((k >> 68) as u32) < top) as u32);
+        let mut index = vec![0u32; (1 << SHARD_BITS) + 1];
+        let mut at = 0usize;
+        for (shard, slot) in index.iter_mut().enumerate() {
+            while at < keys.len() && shard_of(keys[at]) < shard {
+                at += 1;
+            }
+            *slot = at as u32;
         }
-        let claimed = (0..keys.len().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        NewSet { keys, index, claimed }
+        let claimed = (0..keys.len().div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        NewSet {
+            keys,
+            index,
+            claimed,
+        }
     }
     /// Whether `key` is new and this is the first time it is claimed.
     #[inline]
     fn claim(&self, key: u128) -> bool {
-        let top = (key >> 68) as usize;
-        let (lo, hi) = (self.index[top] as usize, self.index[top + 1] as usize);
-        match self.keys[lo..hi].binary_search(&key) {
-            Ok(i) => {
-                let i = lo + i;
-                let bit = 1u64 << (i % 64);
-                self.claimed[i / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
-            }
-            Err(_) => false,
+        let shard = shard_of(key);
+        let (lo, hi) = (self.index[shard] as usize, self.index[shard + 1] as usize);
+        let b = key as u64;
+        let range = &self.keys[lo..hi];
+        // Interpolate on the low 64 bits (the shard is the same throughout the range).
+        let len = range.len();
+        if len == 0 {
+            return false;
         }
+        let mut i = ((b as u128 * len as u128) >> 64) as usize;
+        while i + 1 < len && (range[i] as u64) < b {
+            i += 1;
+        }
+        while i > 0 && (range[i] as u64) > b {
+            i -= 1;
+        }
+        if range[i] != key {
+            return false;
+        }
+        let i = lo + i;
+        let bit = 1u64 << (i % 64);
+        self.claimed[i / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
     }
 }
 
 fn read_words(file: &mut BufReader<File>, count: usize, w: usize) -> Vec<u64> {
     let mut bytes = vec![0u8; count * w * 8];
     file.read_exact(&mut bytes).expect("frontier file");
-    bytes.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().unwrap())).collect()
+    bytes
+        .chunks_exact(8)
+        .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+        .collect()
 }
 
 fn write_words(file: &mut impl Write, words: &[u64]) {
@@ -585,7 +729,10 @@ fn write_words(file: &mut impl Write, words: &[u64]) {
 /// Explore every state (or position) reachable from `new_game(rules)` and check it.
 pub fn check(rules: &Rules, opts: &Options) -> Result<CheckResult, String> {
     let start = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.workers.max(1)).build().map_err(|e| e.to_string())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.workers.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
     pool.install(|| run(rules, opts, start))
 }
 
@@ -595,25 +742,51 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let packer = Packer::new(rules, !opts.positions).map_err(|e| e.to_string())?;
     let w = packer.words();
     let root0 = new_game(rules, None).map_err(|e| e.to_string())?;
-    let engine = Engine { rules: *rules, props, packer, positions: opts.positions, root: if opts.positions { root0.position() } else { root0 } };
+    let engine = Engine {
+        rules: *rules,
+        props,
+        packer,
+        positions: opts.positions,
+        root: if opts.positions {
+            root0.position()
+        } else {
+            root0
+        },
+    };
     let (dir, owned) = match &opts.checkpoint {
         Some(d) => (d.clone(), false),
         None => {
-            let d = std::env::temp_dir().join(format!("hatsuden-native-check-{}-{}", std::process::id(), start.elapsed().as_nanos()));
+            let d = std::env::temp_dir().join(format!(
+                "hatsuden-native-check-{}-{}",
+                std::process::id(),
+                start.elapsed().as_nanos()
+            ));
             (d, true)
         }
     };
     let meta_path = dir.join("meta.txt");
-    let identity = format!("format 1 rules {} positions {} words {w}", rules.format(), opts.positions);
+    let identity = format!(
+        "format 1 rules {} positions {} words {w}",
+        rules.format(),
+        opts.positions
+    );
     if meta_path.exists() && !opts.resume {
-        return Err(format!("{} holds a checkpoint: resume it, or use another directory", dir.display()));
+        return Err(format!(
+            "{} holds a checkpoint: resume it, or use another directory",
+            dir.display()
+        ));
     }
     if opts.resume && !meta_path.exists() {
         return Err(format!("no checkpoint to resume in {}", dir.display()));
     }
     fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let open = |name: &str, truncate_to: Option<u64>| -> File {
-        let f = OpenOptions::new().create(true).read(true).append(true).open(dir.join(name)).expect("run file");
+        let f = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(dir.join(name))
+            .expect("run file");
         f.set_len(truncate_to.unwrap_or(0)).expect("truncate");
         f
     };
@@ -629,9 +802,17 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let meta = fs::read_to_string(&meta_path).map_err(|e| e.to_string())?;
         let mut lines = meta.lines();
         if lines.next() != Some(identity.as_str()) {
-            return Err(format!("{} holds a run of other rules or another identity", dir.display()));
+            return Err(format!(
+                "{} holds a run of other rules or another identity",
+                dir.display()
+            ));
         }
-        let nums = |l: Option<&str>| -> Vec<u64> { l.unwrap_or("").split_whitespace().filter_map(|x| x.parse().ok()).collect() };
+        let nums = |l: Option<&str>| -> Vec<u64> {
+            l.unwrap_or("")
+                .split_whitespace()
+                .filter_map(|x| x.parse().ok())
+                .collect()
+        };
         let head = nums(lines.next());
         depth = head[0];
         states = head[1];
@@ -643,7 +824,12 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         for l in lines {
             let parts: Vec<&str> = l.splitn(4, '\t').collect();
             if parts.len() == 4 {
-                found.push((parts[0].into(), parts[3].into(), parts[1].parse().unwrap_or(0), parts[2].parse().unwrap_or(-1)));
+                found.push((
+                    parts[0].into(),
+                    parts[3].into(),
+                    parts[1].parse().unwrap_or(0),
+                    parts[2].parse().unwrap_or(-1),
+                ));
             }
         }
         store = Store {
@@ -679,9 +865,15 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             dst: BufWriter::new(open("edges_dst.bin", None)),
             keys: BufWriter::new(open("keys.bin", None)),
         };
-        store.parents.write_all_at(&NO_PARENT.to_le_bytes(), 0).map_err(|e| e.to_string())?;
+        store
+            .parents
+            .write_all_at(&NO_PARENT.to_le_bytes(), 0)
+            .map_err(|e| e.to_string())?;
         store.parents_len = 1;
-        store.keys.write_all(&key_bytes(key)).map_err(|e| e.to_string())?;
+        store
+            .keys
+            .write_all(&key_bytes(key))
+            .map_err(|e| e.to_string())?;
         let mut f = File::create(store.layer(0)).map_err(|e| e.to_string())?;
         write_words(&mut f, &packed);
         depth = 0;
@@ -703,7 +895,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         // Pass 1: check and expand; collect the candidates of the next layer.
         let mut candidates: Vec<u128> = Vec::new();
         let mut dedup_at = 1usize << 22;
-        let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
+        let mut reader =
+            BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
         let mut done = 0u64;
         while done < size {
             let count = (size - done).min(BATCH as u64) as usize;
@@ -750,8 +943,14 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         if new_count > 0 {
             // Pass 2: pack the next layer.
             let new = NewSet::new(candidates);
-            let mut next = BufWriter::with_capacity(1 << 22, File::create(&next_path).map_err(|e| e.to_string())?);
-            let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
+            let mut next = BufWriter::with_capacity(
+                1 << 22,
+                File::create(&next_path).map_err(|e| e.to_string())?,
+            );
+            let mut reader = BufReader::with_capacity(
+                1 << 22,
+                File::open(&layer_path).map_err(|e| e.to_string())?,
+            );
             let mut done = 0u64;
             let mut parent_bytes: Vec<u8> = Vec::new();
             let mut emitted = 0u64;
@@ -769,11 +968,17 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                     for (i, p) in parents.iter().enumerate() {
                         parent_bytes.extend_from_slice(&p.to_le_bytes());
                         let key = fingerprint(&packed[i * w..i * w + w]);
-                        store.keys.write_all(&key_bytes(key)).map_err(|e| e.to_string())?;
+                        store
+                            .keys
+                            .write_all(&key_bytes(key))
+                            .map_err(|e| e.to_string())?;
                     }
                     emitted += parents.len() as u64;
                 }
-                store.parents.write_all_at(&parent_bytes, store.parents_len * 8).map_err(|e| e.to_string())?;
+                store
+                    .parents
+                    .write_all_at(&parent_bytes, store.parents_len * 8)
+                    .map_err(|e| e.to_string())?;
                 store.parents_len += (parent_bytes.len() / 8) as u64;
                 parent_bytes.clear();
                 done += count as u64;
@@ -781,7 +986,9 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             }
             next.flush().map_err(|e| e.to_string())?;
             if emitted != new_count {
-                return Err(format!("internal error: {emitted} states emitted for {new_count} new fingerprints"));
+                return Err(format!(
+                    "internal error: {emitted} states emitted for {new_count} new fingerprints"
+                ));
             }
             visited.merge(&new.keys);
         } else {
@@ -797,10 +1004,22 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let edges_src = store.out.get_ref().metadata().map(|m| m.len()).unwrap_or(0);
         let edges_dst = store.dst.get_ref().metadata().map(|m| m.len()).unwrap_or(0);
         let seconds = elapsed_before + start.elapsed().as_secs_f64();
-        let mut meta = format!("{identity}\n{depth} {states} {edges_src} {edges_dst} {}\n", seconds.to_bits());
-        meta += &counts.to_vec().iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+        let mut meta = format!(
+            "{identity}\n{depth} {states} {edges_src} {edges_dst} {}\n",
+            seconds.to_bits()
+        );
+        meta += &counts
+            .to_vec()
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
         meta += "\n";
-        meta += &layer_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+        meta += &layer_sizes
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
         meta += "\n";
         for (rule, msg, n, r) in &found {
             meta += &format!("{rule}\t{n}\t{r}\t{}\n", msg.replace('\n', " "));
@@ -841,14 +1060,25 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             ranks.push(*r as usize);
         }
         let (moves, _, _) = engine.replay_lenient(&ranks);
-        violations.push(Violation { rule: rule.clone(), message: msg.clone(), path: moves.iter().map(|m| m.format()).collect() });
+        violations.push(Violation {
+            rule: rule.clone(),
+            message: msg.clone(),
+            path: moves.iter().map(|m| m.format()).collect(),
+        });
     }
     let table_bytes = visited.bytes();
     let mut longest = None;
     if !truncated {
         store.out.flush().map_err(|e| e.to_string())?;
         store.dst.flush().map_err(|e| e.to_string())?;
-        match termination(&store, visited, states, counts.transitions, opts.max_memory, &mut peak)? {
+        match termination(
+            &store,
+            visited,
+            states,
+            counts.transitions,
+            opts.max_memory,
+            &mut peak,
+        )? {
             Graph::Longest(l) => longest = Some(l),
             Graph::Cycle(cycle) => {
                 if violations.len() < opts.max_violations {
@@ -872,7 +1102,15 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             terminal.insert(name.to_string(), counts.ends[k]);
         }
     }
-    for (k, d) in [hatsuden::Decision::Total, hatsuden::Decision::CityPoints, hatsuden::Decision::Supply, hatsuden::Decision::SecondPlayer].iter().enumerate() {
+    for (k, d) in [
+        hatsuden::Decision::Total,
+        hatsuden::Decision::CityPoints,
+        hatsuden::Decision::Supply,
+        hatsuden::Decision::SecondPlayer,
+    ]
+    .iter()
+    .enumerate()
+    {
         if counts.decided[k] > 0 {
             events.insert(format!("decided {}", decision_name(*d)), counts.decided[k]);
         }
@@ -882,9 +1120,17 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             events.insert(format!("move {name}"), counts.kinds[k]);
         }
     }
-    let unreached: Vec<String> =
-        if truncated { Vec::new() } else { crate::props::required_events(rules).into_iter().filter(|e| !events.contains_key(e)).collect() };
-    let required = opts.require_coverage.unwrap_or_else(|| crate::configs::is_named(rules));
+    let unreached: Vec<String> = if truncated {
+        Vec::new()
+    } else {
+        crate::props::required_events(rules)
+            .into_iter()
+            .filter(|e| !events.contains_key(e))
+            .collect()
+    };
+    let required = opts
+        .require_coverage
+        .unwrap_or_else(|| crate::configs::is_named(rules));
     let result = if !violations.is_empty() {
         "VIOLATION"
     } else if truncated {
@@ -963,46 +1209,79 @@ enum Graph {
 /// fingerprint becomes a state number (through its rank in the visited set), then the graph is
 /// peeled from the start a level at a time (Kahn): all peeled means no cycle, and the number of
 /// levels less one is the longest game; otherwise a cycle is walked among the states left.
-fn termination(store: &Store, visited: Visited, states: u64, transitions: u64, max_memory: Option<u64>, peak: &mut u64) -> Result<Graph, String> {
+fn termination(
+    store: &Store,
+    visited: Visited,
+    states: u64,
+    transitions: u64,
+    max_memory: Option<u64>,
+    peak: &mut u64,
+) -> Result<Graph, String> {
     let n = states as usize;
     let need = 2 * states + 4 * transitions + 4 * states + states + (states / 64 + 1) * 8;
     if let Some(limit) = max_memory {
         if rss_bytes() + need > limit {
-            return Ok(Graph::TooBig("the memory limit (the termination pass)".into()));
+            return Ok(Graph::TooBig(
+                "the memory limit (the termination pass)".into(),
+            ));
         }
     }
     if states >= u32::MAX as u64 {
-        return Ok(Graph::TooBig("more than 2^32 states (the termination pass)".into()));
+        return Ok(Graph::TooBig(
+            "more than 2^32 states (the termination pass)".into(),
+        ));
     }
     let offsets = visited.offsets();
     // Sources: state number -> degree; rank -> number.
     let mut degree = vec![0u8; n];
     let mut rank_to_num = vec![u32::MAX; n];
     {
-        let mut f = BufReader::with_capacity(1 << 22, File::open(store.path("edges_src.bin")).map_err(|e| e.to_string())?);
-        f.read_exact(&mut degree).map_err(|e| format!("edges_src.bin: {e}"))?;
-        let mut keys = BufReader::with_capacity(1 << 22, File::open(store.path("keys.bin")).map_err(|e| e.to_string())?);
+        let mut f = BufReader::with_capacity(
+            1 << 22,
+            File::open(store.path("edges_src.bin")).map_err(|e| e.to_string())?,
+        );
+        f.read_exact(&mut degree)
+            .map_err(|e| format!("edges_src.bin: {e}"))?;
+        let mut keys = BufReader::with_capacity(
+            1 << 22,
+            File::open(store.path("keys.bin")).map_err(|e| e.to_string())?,
+        );
         let mut rec = [0u8; KEY_BYTES];
         for num in 0..n {
-            keys.read_exact(&mut rec).map_err(|e| format!("keys.bin: {e}"))?;
-            let rank = visited.rank(&offsets, key_from(&rec)).ok_or("a state's fingerprint is not in the visited set")?;
+            keys.read_exact(&mut rec)
+                .map_err(|e| format!("keys.bin: {e}"))?;
+            let rank = visited
+                .rank(&offsets, key_from(&rec))
+                .ok_or("a state's fingerprint is not in the visited set")?;
             rank_to_num[rank as usize] = num as u32;
         }
     }
     // Targets as state numbers, written to disk while the visited set is still held.
     let targets_path = store.path("targets.u32");
     {
-        let mut f = BufReader::with_capacity(1 << 22, File::open(store.path("edges_dst.bin")).map_err(|e| e.to_string())?);
-        let mut out = BufWriter::with_capacity(1 << 22, File::create(&targets_path).map_err(|e| e.to_string())?);
+        let mut f = BufReader::with_capacity(
+            1 << 22,
+            File::open(store.path("edges_dst.bin")).map_err(|e| e.to_string())?,
+        );
+        let mut out = BufWriter::with_capacity(
+            1 << 22,
+            File::create(&targets_path).map_err(|e| e.to_string())?,
+        );
         let step = 1usize << 20;
         let mut done = 0u64;
         let mut bytes = vec![0u8; step * KEY_BYTES];
         while done < transitions {
             let count = (transitions - done).min(step as u64) as usize;
-            f.read_exact(&mut bytes[..count * KEY_BYTES]).map_err(|e| format!("edges_dst.bin: {e}"))?;
+            f.read_exact(&mut bytes[..count * KEY_BYTES])
+                .map_err(|e| format!("edges_dst.bin: {e}"))?;
             let nums: Vec<u32> = bytes[..count * KEY_BYTES]
                 .par_chunks(KEY_BYTES)
-                .map(|b| visited.rank(&offsets, key_from(b)).map(|r| rank_to_num[r as usize]).unwrap_or(u32::MAX))
+                .map(|b| {
+                    visited
+                        .rank(&offsets, key_from(b))
+                        .map(|r| rank_to_num[r as usize])
+                        .unwrap_or(u32::MAX)
+                })
                 .collect();
             if nums.contains(&u32::MAX) {
                 return Err("an edge leads to a fingerprint that was never stored".into());
@@ -1029,7 +1308,8 @@ fn termination(store: &Store, visited: Visited, states: u64, transitions: u64, m
         let mut i = 0usize;
         while i < targets.len() {
             let count = (targets.len() - i).min(1 << 20);
-            r.read_exact(&mut b[..count * 4]).map_err(|e| e.to_string())?;
+            r.read_exact(&mut b[..count * 4])
+                .map_err(|e| e.to_string())?;
             for (k, c) in b[..count * 4].chunks_exact(4).enumerate() {
                 targets[i + k] = u32::from_le_bytes(c.try_into().unwrap());
             }
@@ -1056,9 +1336,13 @@ fn termination(store: &Store, visited: Visited, states: u64, transitions: u64, m
     let mut indegree = vec![0u16; n];
     for &t in &targets {
         let d = &mut indegree[t as usize];
-        *d = d.checked_add(1).ok_or("a state with 65,536 predecessors or more (the termination pass)")?;
+        *d = d
+            .checked_add(1)
+            .ok_or("a state with 65,536 predecessors or more (the termination pass)")?;
     }
-    let mut level: Vec<u32> = (0..n as u32).filter(|&v| indegree[v as usize] == 0).collect();
+    let mut level: Vec<u32> = (0..n as u32)
+        .filter(|&v| indegree[v as usize] == 0)
+        .collect();
     let mut peeled = 0u64;
     let mut levels = 0u64;
     while !level.is_empty() {
@@ -1087,7 +1371,11 @@ fn termination(store: &Store, visited: Visited, states: u64, transitions: u64, m
     while !seen.contains_key(&v) {
         seen.insert(v, walk.len());
         let s = edge_start(v);
-        let (rank, &t) = targets[s..s + degree[v] as usize].iter().enumerate().find(|(_, &t)| indegree[t as usize] > 0).unwrap();
+        let (rank, &t) = targets[s..s + degree[v] as usize]
+            .iter()
+            .enumerate()
+            .find(|(_, &t)| indegree[t as usize] > 0)
+            .unwrap();
         walk.push((v as u64, rank));
         v = t as usize;
     }

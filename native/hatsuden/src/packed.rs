@@ -77,7 +77,7 @@ pub struct Packer {
 
 impl Packer {
     /// A packer for `rules`; `full` keeps the turn logs and known cards (R36), otherwise they
-    /// are dropped (the state must then be a [`State::position`]).
+    /// are left out: the state's [`State::position`] is packed.
     pub fn new(rules: &Rules, full: bool) -> Result<Packer, crate::InvalidInput> {
         let t = rules.tables()?;
         let count_bits = bits(t.copies as u64);
@@ -176,8 +176,6 @@ impl Packer {
                     w.put(encode_move(t, m) as u64, 16);
                 }
             }
-        } else {
-            debug_assert!(s.this_turn.len == 0 && s.last_turn.len == 0, "not a position");
         }
     }
 
@@ -321,6 +319,32 @@ impl State {
         s
     }
 
+    /// Whether two states have the same position (every field but the turn logs and the known
+    /// cards, R36): `a.position() == b.position()` without the copies.
+    pub fn same_position(&self, other: &State) -> bool {
+        self.t == other.t
+            && self.phase == other.phase
+            && self.current == other.current
+            && self.pending == other.pending
+            && self.end_reason == other.end_reason
+            && self.hand_len == other.hand_len
+            && self.deck_len == other.deck_len
+            && self.discard_len == other.discard_len
+            && self.hands == other.hands
+            && self.deck == other.deck
+            && self.discards == other.discards
+            && self.boards == other.boards
+            && self.tech_deck == other.tech_deck
+            && self.tech_hands == other.tech_hands
+            && self.accumulator == other.accumulator
+            && self.smart == other.smart
+            && self.played == other.played
+            && self.turn_discard == other.turn_discard
+            && self.end_trigger == other.end_trigger
+            && self.stall == other.stall
+            && self.rng == other.rng
+    }
+
     /// The state with the known cards (R36) replaced by `known` (counts per card index).
     pub fn with_known(&self, known: [[u8; MAX_KINDS]; 2]) -> State {
         let mut s = *self;
@@ -356,8 +380,9 @@ mod tests {
                 let mut s = new_game(&rules, None).unwrap();
                 for _ in 0..400 {
                     let stored = if full { s } else { s.position() };
-                    packer.pack(&stored, &mut words);
+                    packer.pack(&s, &mut words);
                     assert_eq!(packer.unpack(&words), stored);
+                    assert!(s.same_position(&stored) && stored.same_position(&s));
                     s.legal_moves(&mut moves);
                     if moves.is_empty() {
                         break;

@@ -93,7 +93,10 @@ fn main() -> ExitCode {
         (None, Some(r)) => r,
         _ => return usage("give --config NAME or --rules NOTATION"),
     };
-    opts.positions = positions.unwrap_or_else(|| name.as_deref().is_some_and(|n| POSITION_CONFIGS.contains(&n)));
+    opts.positions = positions.unwrap_or_else(|| {
+        name.as_deref()
+            .is_some_and(|n| POSITION_CONFIGS.contains(&n))
+    });
     if opts.resume && opts.checkpoint.is_none() {
         return usage("--resume needs --checkpoint DIR");
     }
