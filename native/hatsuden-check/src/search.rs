@@ -27,7 +27,6 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Bits of a fingerprint that choose its shard of the visited set.
@@ -402,7 +401,8 @@ type Found = (String, String, u64, i64);
 
 struct Pass1 {
     counts: Counts,
-    candidates: Vec<u128>,
+    /// Every successor: [key high, key low, parent number << 8 | move rank].
+    candidates: Vec<[u64; 3]>,
     src: Vec<u8>,
     dst: Vec<u8>,
     found: Vec<Found>,
@@ -515,7 +515,7 @@ impl Engine {
 
     /// Check and expand the states of one chunk (pass 1).
     #[inline(never)]
-    fn pass1(&self, words: &[u64], first: u64, visited: &Visited, store: &Store) -> Pass1 {
+    fn pass1(&self, words: &[u64], first: u64, store: &Store) -> Pass1 {
         let w = self.packer.words();
         let mut r = Pass1 {
             counts: Counts::default(),
@@ -579,9 +579,8 @@ impl Engine {
                 degree = degree
                     .checked_add(1)
                     .expect("at most 255 legal moves per state");
-                if !visited.contains(key) {
-                    r.candidates.push(key);
-                }
+                r.candidates
+                    .push([(key >> 64) as u64, key as u64, number << 8 | rank as u64]);
             }
             r.counts.transitions += degree as u64;
             r.src.push(degree);
@@ -629,84 +628,46 @@ impl Engine {
         }
     }
 
-    /// Pass 2 on one chunk: the first successor met with each new key, packed, with its parent.
+    /// Pass 2 on one chunk: the successor of each record (parent number << 8 | move rank,
+    /// sorted), packed, with its parent record (`number | rank << 56`).
     #[inline(never)]
-    fn pass2(&self, words: &[u64], first: u64, new: &NewSet) -> (Vec<u64>, Vec<u64>) {
+    fn pass2(&self, words: &[u64], first: u64, records: &[[u64; 3]]) -> (Vec<u64>, Vec<u64>) {
         let w = self.packer.words();
-        let mut out = Vec::new();
-        let mut parents = Vec::new();
+        let mut out = vec![0u64; records.len() * w];
+        let mut parents = Vec::with_capacity(records.len());
         let mut moves = Vec::with_capacity(64);
-        let mut packed = vec![0u64; w];
-        for (k, rec) in words.chunks_exact(w).enumerate() {
-            let number = first + k as u64;
-            let s = self.packer.unpack(rec);
-            s.legal_moves(&mut moves);
-            for (rank, m) in moves.iter().enumerate() {
-                let Ok(after) = s.apply(*m) else { continue };
-                self.packer.pack(&after, &mut packed);
-                let key = fingerprint(&packed);
-                if new.claim(key) {
-                    out.extend_from_slice(&packed);
-                    parents.push(number | (rank as u64) << 56);
-                }
+        let mut current = u64::MAX;
+        let mut s = self.root;
+        for (i, r) in records.iter().enumerate() {
+            let (number, rank) = (r[2] >> 8, (r[2] & 255) as usize);
+            if number != current {
+                current = number;
+                let k = (number - first) as usize;
+                s = self.packer.unpack(&words[k * w..k * w + w]);
+                s.legal_moves(&mut moves);
             }
+            let after = s.apply(moves[rank]).expect("a move applied in pass 1");
+            let slot = &mut out[i * w..i * w + w];
+            self.packer.pack(&after, slot);
+            debug_assert_eq!(fingerprint(slot), (r[0] as u128) << 64 | r[1] as u128);
+            parents.push(number | (rank as u64) << 56);
         }
         (out, parents)
     }
 }
 
-/// The next layer's keys (sorted), indexed by their shard, with a claim bit each.
-struct NewSet {
-    keys: Vec<u128>,
-    index: Vec<u32>,
-    claimed: Vec<AtomicU64>,
-}
-
-impl NewSet {
-    fn new(keys: Vec<u128>) -> NewSet {
-        let mut index = vec![0u32; (1 << SHARD_BITS) + 1];
-        let mut at = 0usize;
-        for (shard, slot) in index.iter_mut().enumerate() {
-            while at < keys.len() && shard_of(keys[at]) < shard {
-                at += 1;
-            }
-            *slot = at as u32;
-        }
-        let claimed = (0..keys.len().div_ceil(64))
-            .map(|_| AtomicU64::new(0))
-            .collect();
-        NewSet {
-            keys,
-            index,
-            claimed,
-        }
-    }
-    /// Whether `key` is new and this is the first time it is claimed.
-    #[inline]
-    fn claim(&self, key: u128) -> bool {
-        let shard = shard_of(key);
-        let (lo, hi) = (self.index[shard] as usize, self.index[shard + 1] as usize);
-        let b = key as u64;
-        let range = &self.keys[lo..hi];
-        // Interpolate on the low 64 bits (the shard is the same throughout the range).
-        let len = range.len();
-        if len == 0 {
-            return false;
-        }
-        let mut i = ((b as u128 * len as u128) >> 64) as usize;
-        while i + 1 < len && (range[i] as u64) < b {
-            i += 1;
-        }
-        while i > 0 && (range[i] as u64) > b {
-            i -= 1;
-        }
-        if range[i] != key {
-            return false;
-        }
-        let i = lo + i;
-        let bit = 1u64 << (i % 64);
-        self.claimed[i / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
-    }
+/// Delayed duplicate detection: sort the successor records by (key, parent, rank), keep the
+/// first of each key (the smallest parent number and move rank: a shortest path), and drop the
+/// keys already visited (looked up in key order, so the visited set is read sequentially).
+fn compact(records: &mut Vec<[u64; 3]>, visited: &Visited) {
+    records.par_sort_unstable();
+    records.dedup_by(|a, b| a[0] == b[0] && a[1] == b[1]);
+    let kept: Vec<[u64; 3]> = records
+        .par_iter()
+        .filter(|r| !visited.contains((r[0] as u128) << 64 | r[1] as u128))
+        .copied()
+        .collect();
+    *records = kept;
 }
 
 fn read_words(file: &mut BufReader<File>, count: usize, w: usize) -> Vec<u64> {
@@ -893,7 +854,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let layer_start = states - size;
         let layer_clock = Instant::now();
         // Pass 1: check and expand; collect the candidates of the next layer.
-        let mut candidates: Vec<u128> = Vec::new();
+        let mut candidates: Vec<[u64; 3]> = Vec::new();
         let mut dedup_at = 1usize << 22;
         let mut reader =
             BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
@@ -905,7 +866,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             let results: Vec<Pass1> = words
                 .par_chunks(CHUNK * w)
                 .enumerate()
-                .map(|(k, part)| engine.pass1(part, first + (k * CHUNK) as u64, &visited, &store))
+                .map(|(k, part)| engine.pass1(part, first + (k * CHUNK) as u64, &store))
                 .collect();
             for r in results {
                 counts.add(&r.counts);
@@ -919,8 +880,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 }
             }
             if candidates.len() > dedup_at {
-                candidates.par_sort_unstable();
-                candidates.dedup();
+                compact(&mut candidates, &visited);
                 dedup_at = (candidates.len() * 2).max(1 << 22);
             }
             done += count as u64;
@@ -935,14 +895,19 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         if stopped_by.is_some() {
             break;
         }
-        candidates.par_sort_unstable();
-        candidates.dedup();
+        compact(&mut candidates, &visited);
         let new_count = candidates.len() as u64;
         layer_sizes.push(size);
         let next_path = store.layer(depth + 1);
         if new_count > 0 {
-            // Pass 2: pack the next layer.
-            let new = NewSet::new(candidates);
+            // The new keys, sorted, for the visited set; then the records by parent and rank,
+            // the order in which pass 2 emits them (the numbering of a sequential BFS).
+            let new_keys: Vec<u128> = candidates
+                .par_iter()
+                .map(|r| (r[0] as u128) << 64 | r[1] as u128)
+                .collect();
+            candidates.par_sort_unstable_by_key(|r| r[2]);
+            // Pass 2: pack the next layer from the parents, in order.
             let mut next = BufWriter::with_capacity(
                 1 << 22,
                 File::create(&next_path).map_err(|e| e.to_string())?,
@@ -954,14 +919,24 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             let mut done = 0u64;
             let mut parent_bytes: Vec<u8> = Vec::new();
             let mut emitted = 0u64;
+            let mut at = 0usize;
             while done < size {
                 let count = (size - done).min(BATCH as u64) as usize;
                 let words = read_words(&mut reader, count, w);
                 let first = layer_start + done;
+                let end =
+                    at + candidates[at..].partition_point(|r| r[2] >> 8 < first + count as u64);
+                let records = &candidates[at..end];
                 let results: Vec<(Vec<u64>, Vec<u64>)> = words
                     .par_chunks(CHUNK * w)
                     .enumerate()
-                    .map(|(k, part)| engine.pass2(part, first + (k * CHUNK) as u64, &new))
+                    .map(|(k, part)| {
+                        let lo_n = first + (k * CHUNK) as u64;
+                        let hi_n = lo_n + (part.len() / w) as u64;
+                        let lo = records.partition_point(|r| r[2] >> 8 < lo_n);
+                        let hi = records.partition_point(|r| r[2] >> 8 < hi_n);
+                        engine.pass2(part, lo_n, &records[lo..hi])
+                    })
                     .collect();
                 for (packed, parents) in results {
                     write_words(&mut next, &packed);
@@ -981,6 +956,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                     .map_err(|e| e.to_string())?;
                 store.parents_len += (parent_bytes.len() / 8) as u64;
                 parent_bytes.clear();
+                at = end;
                 done += count as u64;
                 peak = peak.max(rss_bytes());
             }
@@ -990,7 +966,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                     "internal error: {emitted} states emitted for {new_count} new fingerprints"
                 ));
             }
-            visited.merge(&new.keys);
+            drop(candidates);
+            visited.merge(&new_keys);
         } else {
             File::create(&next_path).map_err(|e| e.to_string())?;
         }
