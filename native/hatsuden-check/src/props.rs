@@ -75,6 +75,8 @@ pub struct Props {
     e: usize,
     mv: u8,
     variants: bool,
+    /// The sub-multisets of every possible hand, by hand code (when there are few hands).
+    subsets: Vec<Vec<[u8; MAX_KINDS]>>,
 }
 
 fn value_of(p: &Props, card: u8) -> u64 {
@@ -249,7 +251,37 @@ impl Props {
             mv: t.mv,
             variants: rules.tech_timing != TechTiming::Keep
                 || rules.overflow != Overflow::OneAtATime,
+            subsets: Self::subset_table(t.kinds, t.copies),
         }
+    }
+
+    /// `sub_multisets` of every hand of at most `copies` of each of `kinds` cards, indexed by
+    /// [`Props::hand_code`], when there are at most 4,096 such hands (else empty).
+    fn subset_table(kinds: usize, copies: u8) -> Vec<Vec<[u8; MAX_KINDS]>> {
+        let base = copies as usize + 1;
+        let Some(total) = (0..kinds).try_fold(1usize, |acc, _| {
+            acc.checked_mul(base).filter(|&x| x <= 4096)
+        }) else {
+            return Vec::new();
+        };
+        (0..total)
+            .map(|mut code| {
+                let mut hand = [0u8; MAX_KINDS];
+                for h in hand.iter_mut().take(kinds) {
+                    *h = (code % base) as u8;
+                    code /= base;
+                }
+                sub_multisets(&hand, kinds)
+            })
+            .collect()
+    }
+
+    #[inline]
+    fn hand_code(&self, hand: &[u8]) -> usize {
+        let base = self.rules.copies as usize + 1;
+        hand.iter()
+            .rev()
+            .fold(0usize, |acc, &n| acc * base + n as usize)
     }
 
     /// Every invariant `s` (with its legal `moves`) breaks.
@@ -727,14 +759,24 @@ impl Props {
         if mine.iter().all(|&n| n == 0) && !taking {
             return;
         }
-        let mut ours = [[0u8; MAX_KINDS]; 32];
-        let mut theirs = [[0u8; MAX_KINDS]; 32];
-        let ours = sub_multisets_into(&mine, self.kinds, &mut ours);
-        let theirs = sub_multisets_into(
-            &counts(before.hand_counts(1 - mover)),
-            self.kinds,
-            &mut theirs,
-        );
+        let (mut ours_buf, mut theirs_buf);
+        let (ours, theirs): (&[[u8; MAX_KINDS]], &[[u8; MAX_KINDS]]) = if self.subsets.is_empty() {
+            ours_buf = [[0u8; MAX_KINDS]; 32];
+            theirs_buf = [[0u8; MAX_KINDS]; 32];
+            (
+                sub_multisets_into(&mine, self.kinds, &mut ours_buf),
+                sub_multisets_into(
+                    &counts(before.hand_counts(1 - mover)),
+                    self.kinds,
+                    &mut theirs_buf,
+                ),
+            )
+        } else {
+            (
+                &self.subsets[self.hand_code(before.hand_counts(mover))],
+                &self.subsets[self.hand_code(before.hand_counts(1 - mover))],
+            )
+        };
 
         let name = kind_name(m);
         let start = out.len();
