@@ -662,12 +662,15 @@ impl Engine {
 fn compact(records: &mut Vec<[u64; 3]>, visited: &Visited) {
     records.par_sort_unstable();
     records.dedup_by(|a, b| a[0] == b[0] && a[1] == b[1]);
-    let kept: Vec<[u64; 3]> = records
-        .par_iter()
-        .filter(|r| !visited.contains((r[0] as u128) << 64 | r[1] as u128))
-        .copied()
-        .collect();
-    *records = kept;
+    // Mark the visited in parallel, then drop them in place (no second copy of the records).
+    records.par_chunks_mut(1 << 16).for_each(|part| {
+        for r in part.iter_mut() {
+            if visited.contains((r[0] as u128) << 64 | r[1] as u128) {
+                r[2] = u64::MAX;
+            }
+        }
+    });
+    records.retain(|r| r[2] != u64::MAX);
 }
 
 fn read_words(file: &mut BufReader<File>, count: usize, w: usize) -> Vec<u64> {
@@ -1195,9 +1198,13 @@ fn termination(
     peak: &mut u64,
 ) -> Result<Graph, String> {
     let n = states as usize;
-    let need = 2 * states + 4 * transitions + 4 * states + states + (states / 64 + 1) * 8;
+    // Phase A holds the visited set (already counted in the resident memory) with a rank ->
+    // number map (4 bytes a state) and the out-degrees (1); phase B, without the visited set,
+    // the successors as numbers (4 bytes a transition), in-degrees (2), out-degrees (1).
+    let phase_a = 5 * states;
+    let phase_b = 4 * transitions + 3 * states + (states / 64 + 1) * 8 + (64 << 20);
     if let Some(limit) = max_memory {
-        if rss_bytes() + need > limit {
+        if rss_bytes() + phase_a > limit || phase_b > limit {
             return Ok(Graph::TooBig(
                 "the memory limit (the termination pass)".into(),
             ));
