@@ -1230,14 +1230,24 @@ fn termination(
             1 << 22,
             File::open(store.path("keys.bin")).map_err(|e| e.to_string())?,
         );
-        let mut rec = [0u8; KEY_BYTES];
-        for num in 0..n {
-            keys.read_exact(&mut rec)
+        let step = 1usize << 20;
+        let mut bytes = vec![0u8; step * KEY_BYTES];
+        let mut num = 0usize;
+        while num < n {
+            let count = (n - num).min(step);
+            keys.read_exact(&mut bytes[..count * KEY_BYTES])
                 .map_err(|e| format!("keys.bin: {e}"))?;
-            let rank = visited
-                .rank(&offsets, key_from(&rec))
-                .ok_or("a state's fingerprint is not in the visited set")?;
-            rank_to_num[rank as usize] = num as u32;
+            let ranks: Vec<u64> = bytes[..count * KEY_BYTES]
+                .par_chunks(KEY_BYTES)
+                .map(|b| visited.rank(&offsets, key_from(b)).unwrap_or(u64::MAX))
+                .collect();
+            for (k, rank) in ranks.into_iter().enumerate() {
+                if rank == u64::MAX {
+                    return Err("a state's fingerprint is not in the visited set".into());
+                }
+                rank_to_num[rank as usize] = (num + k) as u32;
+            }
+            num += count;
         }
     }
     // Targets as state numbers, written to disk while the visited set is still held.
