@@ -1330,9 +1330,14 @@ fn termination(
     let mut indegree = vec![0u16; n];
     for &t in &targets {
         let d = &mut indegree[t as usize];
-        *d = d
-            .checked_add(1)
-            .ok_or("a state with 65,536 predecessors or more (the termination pass)")?;
+        match d.checked_add(1) {
+            Some(x) => *d = x,
+            None => {
+                return Ok(Graph::TooBig(
+                    "a state with 65,536 predecessors or more (the termination pass)".into(),
+                ))
+            }
+        }
     }
     let mut level: Vec<u32> = (0..n as u32)
         .filter(|&v| indegree[v as usize] == 0)
