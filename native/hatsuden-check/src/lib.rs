@@ -14,5 +14,6 @@ pub mod configs;
 pub mod props;
 pub mod report;
 pub mod search;
+pub mod value;
 
 pub use search::{check, CheckResult, Options, Violation};

@@ -133,3 +133,16 @@ fn a_checkpointed_run_resumes_to_the_same_result() {
     assert_eq!(done.events, whole.events);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_value_of_small_is_the_golden_value() {
+    let g = golden();
+    let expected = g
+        .get("values")
+        .and_then(|v| v.get("small"))
+        .and_then(Json::as_str)
+        .expect("golden value of small");
+    let (value, positions) = hatsuden_check::value::game_value(&config("small").unwrap()).unwrap();
+    assert_eq!(value.to_string(), expected);
+    assert_eq!(positions, 21_801); // the positions of small (VERIFICATION.md)
+}

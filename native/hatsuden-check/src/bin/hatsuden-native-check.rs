@@ -15,7 +15,7 @@ fn usage(msg: &str) -> ExitCode {
     let names: Vec<&str> = CONFIGS.iter().map(|c| c.0).collect();
     eprintln!("hatsuden-native-check: {msg}");
     eprintln!(
-        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json]\nconfigs: {}",
+        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json] [--value]\nconfigs: {}",
         names.join(", ")
     );
     ExitCode::from(2)
@@ -40,6 +40,7 @@ fn main() -> ExitCode {
     let mut rules = None;
     let mut positions: Option<bool> = None;
     let mut json = false;
+    let mut solve = false;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
             "--require-coverage" => opts.require_coverage = Some(true),
             "--progress" => opts.progress = true,
             "--json" => json = true,
+            "--value" => solve = true,
             "-h" | "--help" => {
                 usage("the native model checker of HATSUDEN");
                 return ExitCode::SUCCESS;
@@ -97,6 +99,23 @@ fn main() -> ExitCode {
         name.as_deref()
             .is_some_and(|n| POSITION_CONFIGS.contains(&n))
     });
+    if solve {
+        return match hatsuden_check::value::game_value(&rules) {
+            Ok((v, n)) => {
+                if json {
+                    println!("{{\"value\": \"{v}\", \"positions\": {n}}}");
+                } else {
+                    println!("positions solved  {n}");
+                    println!("value             {v}  (P(player 0 wins), perfect play, perfect information)");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("hatsuden-native-check: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if opts.resume && opts.checkpoint.is_none() {
         return usage("--resume needs --checkpoint DIR");
     }
