@@ -631,10 +631,16 @@ impl Engine {
     /// Pass 2 on one chunk: the successor of each record (parent number << 8 | move rank,
     /// sorted), packed, with its parent record (`number | rank << 56`).
     #[inline(never)]
-    fn pass2(&self, words: &[u64], first: u64, records: &[[u64; 3]]) -> (Vec<u64>, Vec<u64>) {
+    fn pass2(
+        &self,
+        words: &[u64],
+        first: u64,
+        records: &[[u64; 3]],
+    ) -> (Vec<u64>, Vec<u64>, Vec<u8>) {
         let w = self.packer.words();
         let mut out = vec![0u64; records.len() * w];
         let mut parents = Vec::with_capacity(records.len());
+        let mut keys = Vec::with_capacity(records.len() * KEY_BYTES);
         let mut moves = Vec::with_capacity(64);
         let mut current = u64::MAX;
         let mut s = self.root;
@@ -649,10 +655,16 @@ impl Engine {
             let after = s.apply(moves[rank]).expect("a move applied in pass 1");
             let slot = &mut out[i * w..i * w + w];
             self.packer.pack(&after, slot);
-            debug_assert_eq!(fingerprint(slot), (r[0] as u128) << 64 | r[1] as u128);
+            let key = fingerprint(slot);
+            assert_eq!(
+                key,
+                (r[0] as u128) << 64 | r[1] as u128,
+                "pass 2 rebuilt another state"
+            );
+            keys.extend_from_slice(&key_bytes(key));
             parents.push(number | (rank as u64) << 56);
         }
-        (out, parents)
+        (out, parents, keys)
     }
 }
 
@@ -930,7 +942,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 let end =
                     at + candidates[at..].partition_point(|r| r[2] >> 8 < first + count as u64);
                 let records = &candidates[at..end];
-                let results: Vec<(Vec<u64>, Vec<u64>)> = words
+                let results: Vec<(Vec<u64>, Vec<u64>, Vec<u8>)> = words
                     .par_chunks(CHUNK * w)
                     .enumerate()
                     .map(|(k, part)| {
@@ -941,16 +953,12 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                         engine.pass2(part, lo_n, &records[lo..hi])
                     })
                     .collect();
-                for (packed, parents) in results {
+                for (packed, parents, keys) in results {
                     write_words(&mut next, &packed);
-                    for (i, p) in parents.iter().enumerate() {
+                    for p in &parents {
                         parent_bytes.extend_from_slice(&p.to_le_bytes());
-                        let key = fingerprint(&packed[i * w..i * w + w]);
-                        store
-                            .keys
-                            .write_all(&key_bytes(key))
-                            .map_err(|e| e.to_string())?;
                     }
+                    store.keys.write_all(&keys).map_err(|e| e.to_string())?;
                     emitted += parents.len() as u64;
                 }
                 store
