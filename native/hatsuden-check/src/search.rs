@@ -817,16 +817,26 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             dst: BufWriter::new(open("edges_dst.bin", Some(edges_dst))),
             keys: BufWriter::new(open("keys.bin", Some(states * KEY_BYTES as u64))),
         };
-        // Rebuild the visited set from the keys of every state.
-        let mut all = Vec::with_capacity(states as usize);
-        let mut f = BufReader::new(File::open(dir.join("keys.bin")).map_err(|e| e.to_string())?);
-        let mut b = [0u8; KEY_BYTES];
-        for _ in 0..states {
-            f.read_exact(&mut b).map_err(|e| e.to_string())?;
-            all.push(key_from(&b));
+        // Rebuild the visited set from the keys of every state, 2^26 keys (1 GB) at a time.
+        let mut f = BufReader::with_capacity(
+            1 << 22,
+            File::open(dir.join("keys.bin")).map_err(|e| e.to_string())?,
+        );
+        let step = 1u64 << 26;
+        let mut done = 0u64;
+        let mut bytes = vec![0u8; step as usize * KEY_BYTES];
+        while done < states {
+            let count = (states - done).min(step) as usize;
+            f.read_exact(&mut bytes[..count * KEY_BYTES])
+                .map_err(|e| e.to_string())?;
+            let mut part: Vec<u128> = bytes[..count * KEY_BYTES]
+                .par_chunks(KEY_BYTES)
+                .map(key_from)
+                .collect();
+            part.par_sort_unstable();
+            visited.merge(&part);
+            done += count as u64;
         }
-        all.par_sort_unstable();
-        visited.merge(&all);
     } else {
         let mut packed = vec![0u64; w];
         engine.packer.pack(&engine.root, &mut packed);
