@@ -278,11 +278,16 @@ impl Visited {
     /// Merge the sorted, duplicate-free `new` keys (none visited).
     #[inline(never)]
     fn merge(&mut self, new: &[u128]) {
+        self.merge_by(new, |&k| k);
+    }
+
+    /// Merge the items of `new`, sorted by `key` and duplicate-free (none visited).
+    fn merge_by<T: Sync>(&mut self, new: &[T], key: impl Fn(&T) -> u128 + Sync) {
         self.len += new.len() as u64;
         self.supers.par_iter_mut().enumerate().for_each(|(g, sup)| {
             let first = g << SUB_BITS;
-            let lo = new.partition_point(|&k| shard_of(k) < first);
-            let hi = new.partition_point(|&k| shard_of(k) < first + SUBS);
+            let lo = new.partition_point(|k| shard_of(key(k)) < first);
+            let hi = new.partition_point(|k| shard_of(key(k)) < first + SUBS);
             if lo == hi {
                 return;
             }
@@ -294,13 +299,13 @@ impl Visited {
                 offs[sub] = data.len() as u32;
                 let old = &sup.data[sup.offs[sub] as usize..sup.offs[sub + 1] as usize];
                 let mut end = j;
-                while end < add.len() && shard_of(add[end]) == first + sub {
+                while end < add.len() && shard_of(key(&add[end])) == first + sub {
                     end += 1;
                 }
                 let run = &add[j..end];
                 let (mut a, mut b) = (0, 0);
                 while a < old.len() && b < run.len() {
-                    let x = run[b] as u64;
+                    let x = key(&run[b]) as u64;
                     if old[a] < x {
                         data.push(old[a]);
                         a += 1;
@@ -310,7 +315,7 @@ impl Visited {
                     }
                 }
                 data.extend_from_slice(&old[a..]);
-                data.extend(run[b..].iter().map(|&k| k as u64));
+                data.extend(run[b..].iter().map(|k| key(k) as u64));
                 j = end;
             }
             offs[SUBS] = data.len() as u32;
@@ -925,12 +930,9 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         layer_sizes.push(size);
         let next_path = store.layer(depth + 1);
         if new_count > 0 {
-            // The new keys, sorted, for the visited set; then the records by parent and rank,
-            // the order in which pass 2 emits them (the numbering of a sequential BFS).
-            let new_keys: Vec<u128> = candidates
-                .par_iter()
-                .map(|r| (r[0] as u128) << 64 | r[1] as u128)
-                .collect();
+            // The new keys (sorted) join the visited set; then the records are sorted by parent
+            // and rank, the order in which pass 2 emits them (the numbering of a sequential BFS).
+            visited.merge_by(&candidates, |r| (r[0] as u128) << 64 | r[1] as u128);
             candidates.par_sort_unstable_by_key(|r| r[2]);
             // Pass 2: pack the next layer from the parents, in order.
             let mut next = BufWriter::with_capacity(
@@ -988,7 +990,6 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 ));
             }
             drop(candidates);
-            visited.merge(&new_keys);
         } else {
             File::create(&next_path).map_err(|e| e.to_string())?;
         }
