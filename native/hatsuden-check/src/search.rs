@@ -886,6 +886,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         // Pass 1: check and expand; collect the candidates of the next layer.
         let mut candidates: Vec<[u64; 3]> = Vec::new();
         let mut dedup_at = 1usize << 22;
+        let mut compacted = 0usize;
         let mut reader =
             BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
         let mut done = 0u64;
@@ -909,8 +910,15 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                     }
                 }
             }
-            if candidates.len() > dedup_at {
+            // Compact when the records doubled since the last time, or earlier when the memory
+            // limit comes near (they have grown by a tenth at least).
+            let near_limit = opts
+                .max_memory
+                .is_some_and(|limit| rss_bytes() as f64 > 0.75 * limit as f64);
+            if candidates.len() > dedup_at || (near_limit && candidates.len() * 10 > compacted * 11)
+            {
                 compact(&mut candidates, &visited);
+                compacted = candidates.len();
                 dedup_at = (candidates.len() * 2).max(1 << 22);
             }
             done += count as u64;
