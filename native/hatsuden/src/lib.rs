@@ -40,6 +40,7 @@ pub mod json;
 mod moves;
 pub mod notation;
 pub mod observe;
+pub mod packed;
 pub mod records;
 mod rng;
 mod rules;

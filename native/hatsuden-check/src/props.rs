@@ -1,0 +1,790 @@
+//! The properties checked on every reachable state and every transition: the invariants of
+//! RULES.md, as the Python checker (`modelcheck/_properties.py`, `_variant_properties.py`,
+//! `_positions.py`) states them, written against the public API of the rules crate and derived
+//! independently of its logic (a card count from the zones, a score from the stacks, ...).
+//!
+//! Every failure names its rule. [`PROPERTIES`] lists them all by rule and name.
+
+use hatsuden::{
+    score, Decision, Move, Overflow, Phase, Rules, State, TechTiming, Tiebreak, ACCUMULATOR, DOWN, MAX_KINDS,
+    SECRET_BUILD, SMART,
+};
+use hatsuden::{Pending, DOWNSIZED, SECRET};
+
+/// A broken property: its rule and a message.
+pub type Problem = (&'static str, String);
+
+/// Every property the checker proves: (rule, name). The rules are those the Python checker
+/// names in its problems; `tests/properties.rs` compares the two lists.
+pub const PROPERTIES: &[(&str, &str)] = &[
+    ("R3", "tech cards are conserved"),
+    ("R4", "plant cards are conserved"),
+    ("R6", "chance outcomes sum to 1 and are the legal moves"),
+    ("R9", "a move changes only the zones it names"),
+    ("R9", "the player does not change in the middle of a turn"),
+    ("R21", "in ACTION and DRAW every row is within its tolerance"),
+    ("R22", "a hand holds at most hand_size cards, and its size is its length"),
+    ("R23", "the end of a turn passes it to the other player"),
+    ("R23", "the stall counter counts the turns without a card played"),
+    ("R24", "the end is triggered by the mover, with a full grid, once"),
+    ("R25", "the stall limit ends the game"),
+    ("R25", "the state graph has no cycle: every game ends"),
+    ("R26", "legal moves exist iff the game is not over"),
+    ("R29", "score() is the oracle's score"),
+    ("R34", "legal moves are sorted and duplicate-free"),
+    ("R35", "apply is deterministic"),
+    ("R35", "every legal move is accepted"),
+    ("R36", "known cards are in the hand"),
+    ("R36", "the turn logs record the turn's moves"),
+    ("R36", "only a card taken from the discards becomes known"),
+    ("R36", "by position: the same step with any known cards leads to the same position"),
+    ("R36", "by position: the position alone gives the legal moves and the successors (sampled)"),
+    ("R40", "a drawn Accumulator or Smart is placed at once"),
+    ("R41", "the overflow moves are exactly the sufficient FlipSets"),
+];
+
+/// The rule set's derived constants the checks use.
+#[derive(Clone, Debug)]
+pub struct Props {
+    /// The rule set.
+    pub rules: Rules,
+    /// Identify states by position.
+    pub positions: bool,
+    kinds: usize,
+    e: usize,
+    mv: u8,
+    variants: bool,
+    /// The sub-multisets of every possible hand, by hand code (when there are few hands).
+    subsets: Vec<Vec<[u8; MAX_KINDS]>>,
+}
+
+fn value_of(p: &Props, card: u8) -> u64 {
+    (card % p.mv) as u64 + 1
+}
+
+/// The canonical sort key of a move (R34): kind, card, cell, secret; a FlipSet by its cells.
+pub fn sort_key(m: &Move) -> ([u8; 24], usize) {
+    let mut k = [0u8; 24];
+    let mut n = 1;
+    k[0] = m.kind_rank();
+    let mut push = |v: u8| {
+        k[n] = v;
+        n += 1;
+    };
+    match *m {
+        Move::Construct { card, cell, secret } => {
+            push(card.energy);
+            push(card.value);
+            push(cell.row);
+            push(cell.energy);
+            push(secret as u8);
+        }
+        Move::Improve { card, cell } | Move::Downsize { card, cell } | Move::BuildPylon { card, cell } => {
+            push(card.energy);
+            push(card.value);
+            push(cell.row);
+            push(cell.energy);
+        }
+        Move::Discard { card } | Move::DrawFromDiscard { card } | Move::Deal { card } => {
+            push(card.energy);
+            push(card.value);
+        }
+        Move::Flip { cell } => {
+            push(cell.row);
+            push(cell.energy);
+        }
+        Move::FlipSet { cells } => {
+            for c in hatsuden::cells_of(cells) {
+                push(c.row);
+                push(c.energy);
+            }
+        }
+        Move::PlaceAccumulator { row } => push(row),
+        Move::PlaceSmart { energy } => push(energy),
+        Move::DealTech { tech } => push(tech),
+        _ => {}
+    }
+    (k, n)
+}
+
+/// The kind of a move as the Python class name (the event names).
+pub fn kind_name(m: &Move) -> &'static str {
+    KIND_NAMES[m.kind_rank() as usize]
+}
+
+/// Move kinds by `kind_rank`.
+pub const KIND_NAMES: [&str; 17] = [
+    "Construct",
+    "Improve",
+    "Downsize",
+    "BuildPylon",
+    "Discard",
+    "Pass",
+    "DrawTech",
+    "DeclineTech",
+    "Flip",
+    "FlipSet",
+    "DrawFromDeck",
+    "DrawFromDiscard",
+    "EndTurn",
+    "PlaceAccumulator",
+    "PlaceSmart",
+    "Deal",
+    "DealTech",
+];
+
+/// Phase names as in Python (upper case).
+pub fn phase_name(p: Phase) -> &'static str {
+    ["CHANCE", "ACTION", "TECH", "OVERFLOW", "DRAW", "GAME_OVER"][p as usize]
+}
+
+/// Decision names as in Python.
+pub fn decision_name(d: Decision) -> &'static str {
+    match d {
+        Decision::Total => "TOTAL",
+        Decision::CityPoints => "CITY_POINTS",
+        Decision::Supply => "SUPPLY",
+        Decision::SecondPlayer => "SECOND_PLAYER",
+    }
+}
+
+/// The oracle's score (R27-R29) from the public stacks: totals, winner, decision.
+pub fn oracle(p: &Props, s: &State) -> ([i64; 2], usize, Decision) {
+    let e = p.e;
+    let mut gen = [[0u64; 5]; 2];
+    let mut supply = [[0u64; 2]; 2];
+    for (pl, (g, sup)) in gen.iter_mut().zip(supply.iter_mut()).enumerate() {
+        for (c, st) in s.board(pl).iter().enumerate() {
+            let v = if st.is_empty() || !st.is_plant() { 0 } else { value_of(p, st.cards()[st.cards().len() - 1]) };
+            g[c % e] += v;
+            sup[c / e] += v;
+        }
+    }
+    let smart = s.smart();
+    let mut energy = [0i64; 2];
+    for c in 0..e {
+        let (a, b) = (gen[0][c], gen[1][c]);
+        if a != b {
+            energy[if a > b { 0 } else { 1 }] += if smart == Some(c) { 2 } else { 1 };
+        }
+    }
+    let demand = p.rules.city_demand as u64;
+    let mut city = [0i64; 2];
+    for pl in 0..2 {
+        for &total in &supply[pl] {
+            if total == demand {
+                city[pl] += 1;
+            } else if total + 2 <= demand {
+                city[pl] -= 1;
+            }
+        }
+    }
+    let totals = [energy[0] + city[0], energy[1] + city[1]];
+    if totals[0] != totals[1] {
+        return (totals, if totals[0] > totals[1] { 0 } else { 1 }, Decision::Total);
+    }
+    let (a, b, d) = match p.rules.tiebreak {
+        Tiebreak::Supply => {
+            ((supply[0][0] + supply[0][1]) as i64, (supply[1][0] + supply[1][1]) as i64, Decision::Supply)
+        }
+        Tiebreak::CityPoints => (city[0], city[1], Decision::CityPoints),
+    };
+    if a != b {
+        (totals, if a > b { 0 } else { 1 }, d)
+    } else {
+        (totals, 1, Decision::SecondPlayer)
+    }
+}
+
+fn counts(v: &[u8]) -> [u8; MAX_KINDS] {
+    let mut out = [0u8; MAX_KINDS];
+    out[..v.len()].copy_from_slice(v);
+    out
+}
+
+fn within(part: &[u8], whole: &[u8]) -> bool {
+    part.iter().zip(whole).all(|(a, b)| a <= b)
+}
+
+impl Props {
+    /// The checks for `rules`; `positions`: states are positions (R36 by `knowledge_problems`).
+    pub fn new(rules: &Rules, positions: bool) -> Props {
+        let t = rules.tables().expect("a valid rule set");
+        Props {
+            rules: *rules,
+            positions,
+            kinds: t.kinds,
+            e: t.e,
+            mv: t.mv,
+            variants: rules.tech_timing != TechTiming::Keep || rules.overflow != Overflow::OneAtATime,
+            subsets: Self::subset_table(t.kinds, t.copies),
+        }
+    }
+
+    /// `sub_multisets` of every hand of at most `copies` of each of `kinds` cards, indexed by
+    /// [`Props::hand_code`], when there are at most 4,096 such hands (else empty).
+    fn subset_table(kinds: usize, copies: u8) -> Vec<Vec<[u8; MAX_KINDS]>> {
+        let base = copies as usize + 1;
+        let Some(total) = (0..kinds).try_fold(1usize, |acc, _| acc.checked_mul(base).filter(|&x| x <= 4096)) else {
+            return Vec::new();
+        };
+        (0..total)
+            .map(|mut code| {
+                let mut hand = [0u8; MAX_KINDS];
+                for h in hand.iter_mut().take(kinds) {
+                    *h = (code % base) as u8;
+                    code /= base;
+                }
+                sub_multisets(&hand, kinds)
+            })
+            .collect()
+    }
+
+    #[inline]
+    fn hand_code(&self, hand: &[u8]) -> usize {
+        let base = self.rules.copies as usize + 1;
+        hand.iter().rev().fold(0usize, |acc, &n| acc * base + n as usize)
+    }
+
+    /// Every invariant `s` (with its legal `moves`) breaks.
+    #[inline(never)]
+    pub fn state_violations(&self, s: &State, moves: &[Move], out: &mut Vec<Problem>) {
+        let r = &self.rules;
+        // R2-R4: every plant card is in exactly one place; a flipped stack keeps its cards.
+        let mut cards = [0u32; MAX_KINDS];
+        for zone in [s.hand_counts(0), s.hand_counts(1), s.deck_counts(), s.discard_counts()] {
+            for (i, &n) in zone.iter().enumerate() {
+                cards[i] += n as u32;
+            }
+        }
+        // R3: every tech card once: tech deck, tech hands, placed, or spent on a stack.
+        let mut techs = [0u32; 4];
+        let mut add_bits = |bits: u8| {
+            for (k, n) in techs.iter_mut().enumerate() {
+                *n += (bits >> k & 1) as u32;
+            }
+        };
+        add_bits(s.tech_deck());
+        add_bits(s.tech_hand(0));
+        add_bits(s.tech_hand(1));
+        if s.accumulator().is_some() {
+            techs[ACCUMULATOR as usize] += 1;
+        }
+        if s.smart().is_some() {
+            techs[SMART as usize] += 1;
+        }
+        let mut full = [true, true];
+        for (pl, f) in full.iter_mut().enumerate() {
+            for st in s.board(pl) {
+                if st.is_empty() {
+                    *f = false;
+                    continue;
+                }
+                for &c in st.cards() {
+                    cards[c as usize] += 1;
+                }
+                techs[SECRET_BUILD as usize] += (st.flags & SECRET != 0) as u32;
+                techs[DOWN as usize] += (st.flags & DOWNSIZED != 0) as u32;
+            }
+        }
+        if cards[..self.kinds].iter().any(|&n| n != r.copies) {
+            out.push(("R4", format!("plant cards are not conserved: {:?}", &cards[..self.kinds])));
+        }
+        if (0..4).any(|k| techs[k] != (r.techs >> k & 1) as u32) {
+            out.push(("R3", "tech cards are not conserved".into()));
+        }
+        for pl in 0..2 {
+            let len: usize = s.hand_counts(pl).iter().map(|&n| n as usize).sum();
+            if len > r.hand_size as usize || s.hand_size(pl) != len {
+                out.push(("R22", format!("player {pl} holds {len} cards (hand_size {})", r.hand_size)));
+            }
+            if !self.positions && !within(s.known_counts(pl), s.hand_counts(pl)) {
+                out.push(("R36", format!("player {pl}'s known cards are not in the hand")));
+            }
+        }
+        if let Some(limit) = r.stall_limit {
+            if s.stall_count() >= limit && !s.is_over() {
+                out.push(("R25", format!("stall counter {} reached the limit, the game goes on", s.stall_count())));
+            }
+        }
+        if matches!(s.phase(), Phase::Action | Phase::Draw) {
+            // R19, R21: tolerance city_demand + 1, one more on the Accumulator's city.
+            for pl in 0..2 {
+                for row in 0..2 {
+                    let tol = r.city_demand as u64 + 1 + (s.accumulator() == Some((pl, row))) as u64;
+                    let sup: u64 = s.board(pl)[row * self.e..row * self.e + self.e]
+                        .iter()
+                        .filter(|st| st.is_plant())
+                        .map(|st| value_of(self, st.cards()[st.cards().len() - 1]))
+                        .sum();
+                    if sup > tol {
+                        out.push((
+                            "R21",
+                            format!(
+                                "player {pl} row {row} supplies {sup}, over its tolerance {tol}, in {}",
+                                phase_name(s.phase())
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        if s.is_over() != moves.is_empty() {
+            if s.is_over() {
+                out.push(("R26", format!("zombie: the game is over but {} moves are legal", moves.len())));
+            } else {
+                out.push(("R26", "deadlock: the game is not over but no move is legal".into()));
+            }
+        }
+        let ordered = moves.windows(2).all(|w| {
+            let (a, na) = sort_key(&w[0]);
+            let (b, nb) = sort_key(&w[1]);
+            a[..na] < b[..nb]
+        });
+        if !ordered {
+            out.push(("R34", "legal moves are not sorted and duplicate-free".into()));
+        }
+        if s.phase() == Phase::Chance {
+            let ok = match s.chance_outcomes() {
+                Ok(outcomes) => {
+                    // The exact sum of the fractions p/q.
+                    let (mut num, mut den) = (0u128, 1u128);
+                    for &(_, p, q) in &outcomes {
+                        num = num * q as u128 + p as u128 * den;
+                        den *= q as u128;
+                        let g = gcd(num, den);
+                        num /= g;
+                        den /= g;
+                    }
+                    num == den && outcomes.iter().map(|o| o.0).eq(moves.iter().copied())
+                }
+                Err(_) => false,
+            };
+            if !ok {
+                out.push(("R6", "chance outcomes do not sum to 1 or differ from the legal moves".into()));
+            }
+        }
+        let (totals, winner, decision) = oracle(self, s);
+        let sheet = score(s);
+        if [sheet.players[0].total, sheet.players[1].total] != totals
+            || sheet.winner != winner
+            || sheet.decided_by != decision
+        {
+            out.push((
+                "R29",
+                format!(
+                    "score() gives {:?}; the rules give {totals:?} {decision:?}",
+                    (sheet.players[0].total, sheet.players[1].total, sheet.winner, sheet.decided_by)
+                ),
+            ));
+        }
+        if self.variants {
+            self.variant_problems(s, moves, out);
+        }
+        if let Some(trigger) = s.end_triggered_by() {
+            if !full[trigger] {
+                out.push(("R24", format!("player {trigger} triggered the end without a full grid")));
+            }
+        }
+    }
+
+    /// What decides the winner of `s` if the game ends there (R29), by the oracle.
+    pub fn decision(&self, s: &State) -> Decision {
+        oracle(self, s).2
+    }
+
+    /// R40, R41: the variants' own invariants (`_variant_properties.py`).
+    fn variant_problems(&self, s: &State, moves: &[Move], out: &mut Vec<Problem>) {
+        let r = &self.rules;
+        let mut owed: Vec<Move> = Vec::new();
+        if r.tech_timing == TechTiming::PlaceAtOnce {
+            let mover = s.current_player();
+            for seat in 0..2 {
+                for tech in [ACCUMULATOR, SMART] {
+                    if s.tech_hand(seat) & (1 << tech) == 0 {
+                        continue;
+                    }
+                    let log = s.this_turn();
+                    let fresh = seat == mover
+                        && matches!(s.phase(), Phase::Overflow | Phase::Draw)
+                        && log.last() == Some(&Move::DealTech { tech });
+                    if !fresh {
+                        out.push((
+                            "R40",
+                            format!("player {seat} holds {} after drawing it", hatsuden::TECH_NAMES[tech as usize]),
+                        ));
+                    }
+                    if tech == ACCUMULATOR {
+                        owed.extend([Move::PlaceAccumulator { row: 0 }, Move::PlaceAccumulator { row: 1 }]);
+                    } else {
+                        owed.extend((0..self.e as u8).map(|energy| Move::PlaceSmart { energy }));
+                    }
+                }
+            }
+            if !owed.is_empty() {
+                let same = moves.iter().all(|m| owed.contains(m)) && owed.iter().all(|m| moves.contains(m));
+                if !same {
+                    out.push(("R40", format!("the legal moves are {moves:?}, not the owed placements")));
+                }
+            }
+        }
+        if r.overflow == Overflow::AnySet && s.phase() == Phase::Overflow && owed.is_empty() {
+            if moves.iter().any(|m| matches!(m, Move::Flip { .. })) {
+                out.push(("R41", "a Flip is legal with overflow=ANY_SET".into()));
+            }
+            let mut expected: Vec<u16> = Vec::new();
+            if let Some(played) = s.played_cell_index() {
+                let player = s.current_player();
+                let row = played / self.e;
+                let mut plants: Vec<(u16, u64)> = Vec::new();
+                for (c, st) in s.board(player).iter().enumerate() {
+                    if c / self.e == row && c != played && st.is_plant() {
+                        let bit = 1u16 << (row * 5 + c % self.e);
+                        plants.push((bit, value_of(self, st.cards()[st.cards().len() - 1])));
+                    }
+                }
+                let tol = r.city_demand as u64 + 1 + (s.accumulator() == Some((player, row))) as u64;
+                let sup: u64 = s.board(player)[row * self.e..row * self.e + self.e]
+                    .iter()
+                    .filter(|st| st.is_plant())
+                    .map(|st| value_of(self, st.cards()[st.cards().len() - 1]))
+                    .sum();
+                let excess = sup as i64 - tol as i64;
+                for subset in 1u32..(1 << plants.len()) {
+                    let (mut mask, mut total) = (0u16, 0i64);
+                    for (k, &(bit, v)) in plants.iter().enumerate() {
+                        if subset >> k & 1 == 1 {
+                            mask |= bit;
+                            total += v as i64;
+                        }
+                    }
+                    if total >= excess {
+                        expected.push(mask);
+                    }
+                }
+            } else {
+                out.push(("R41", "OVERFLOW without a card played this turn".into()));
+            }
+            let mut actual: Vec<u16> = moves
+                .iter()
+                .filter_map(|m| if let Move::FlipSet { cells } = m { Some(*cells) } else { None })
+                .collect();
+            expected.sort_unstable();
+            actual.sort_unstable();
+            actual.dedup();
+            if actual != expected {
+                out.push(("R41", format!("FlipSets {actual:?}, the rules give {}", expected.len())));
+            }
+        }
+    }
+
+    /// Every rule that the step `before --m--> after` breaks (`after == before.apply(m)`).
+    /// `determinism`: also re-apply the move (R35; the caller samples, as the Python checker
+    /// does one transition in 16).
+    #[inline(never)]
+    pub fn transition_violations(
+        &self,
+        before: &State,
+        m: &Move,
+        after: &State,
+        determinism: bool,
+        out: &mut Vec<Problem>,
+    ) {
+        // R35: apply is a function of the state and the move.
+        if determinism {
+            match before.apply(*m) {
+                Ok(again) if again == *after => {}
+                _ => out.push(("R35", "apply is not deterministic".into())),
+            }
+        }
+        let mover = before.current_player();
+        let other = 1 - mover;
+        // R9: only the zones the move names change (besides the mover's own).
+        let mut changed: [&'static str; 9] = [""; 9];
+        let mut n = 0;
+        let mut note = |name: &'static str| {
+            changed[n] = name;
+            n += 1;
+        };
+        if before.hand_counts(other) != after.hand_counts(other) || before.hand_size(other) != after.hand_size(other) {
+            note(if other == 0 { "hand0" } else { "hand1" });
+        }
+        if before.known_counts(other) != after.known_counts(other) {
+            note(if other == 0 { "known0" } else { "known1" });
+        }
+        if before.deck_counts() != after.deck_counts() || before.deck_size() != after.deck_size() {
+            note("deck");
+        }
+        if before.discard_counts() != after.discard_counts() {
+            note("discards");
+        }
+        if before.board(other) != after.board(other) {
+            note(if other == 0 { "board0" } else { "board1" });
+        }
+        if before.tech_hand(other) != after.tech_hand(other) {
+            note(if other == 0 { "tech_hand0" } else { "tech_hand1" });
+        }
+        if before.tech_deck() != after.tech_deck() {
+            note("tech_deck");
+        }
+        if before.accumulator() != after.accumulator() {
+            note("accumulator");
+        }
+        if before.smart() != after.smart() {
+            note("smart");
+        }
+        if n > 0 {
+            let may: &str = match m {
+                Move::Discard { .. } | Move::DrawFromDiscard { .. } => "discards",
+                Move::PlaceAccumulator { .. } => "accumulator",
+                Move::PlaceSmart { .. } => "smart",
+                Move::Deal { .. } => "deck",
+                Move::DealTech { .. } => "tech_deck",
+                _ => "",
+            };
+            let left: Vec<&str> = changed[..n].iter().copied().filter(|&name| name != may).collect();
+            if !left.is_empty() {
+                out.push(("R9", format!("{} changed zones it does not name: {left:?}", kind_name(m))));
+            }
+        }
+        let chance = before.pending();
+        let ends_turn = matches!(m, Move::DrawFromDiscard { .. } | Move::EndTurn)
+            || (matches!(m, Move::Deal { .. }) && chance == Pending::Draw);
+        // The turn's log with the move appended, compared without building it.
+        let was = before.this_turn();
+        let is_logged = |log: &[Move]| log.len() == was.len() + 1 && log[..was.len()] == *was && log[was.len()] == *m;
+        if ends_turn {
+            if after.current_player() != other {
+                out.push(("R23", "the turn ended but the other player is not to move".into()));
+            }
+            let expected = if before.played_cell_index().is_some() { 0 } else { before.stall_count() + 1 };
+            if after.stall_count() != expected {
+                out.push(("R23", format!("stall counter {}, expected {expected}", after.stall_count())));
+            }
+            if before.end_triggered_by().is_none() && after.end_triggered_by().is_some_and(|p| p != mover) {
+                out.push(("R24", "the end was triggered by the player who did not move".into()));
+            }
+            if !after.this_turn().is_empty() || !is_logged(after.last_turn()) {
+                out.push(("R36", "at the end of a turn its moves are not the last turn's log".into()));
+            }
+        } else if chance == Pending::Setup {
+            if !after.this_turn().is_empty() || !after.last_turn().is_empty() {
+                out.push(("R36", "a setup deal was logged in a turn".into()));
+            }
+        } else {
+            if after.current_player() != mover {
+                out.push(("R9", "the player changed in the middle of a turn".into()));
+            }
+            if after.stall_count() != before.stall_count() {
+                out.push(("R23", "the stall counter changed in the middle of a turn".into()));
+            }
+            if !is_logged(after.this_turn()) || after.last_turn() != before.last_turn() {
+                out.push(("R36", format!("the turn's log did not grow by exactly {}", kind_name(m))));
+            }
+        }
+        if before.end_triggered_by().is_some() && after.end_triggered_by() != before.end_triggered_by() {
+            out.push(("R24", "the end trigger changed once set".into()));
+        }
+        // R36: only a card taken from the discards becomes known; plays only forget.
+        let (was, now) = (before.known_counts(mover), after.known_counts(mover));
+        if was != now || matches!(m, Move::DrawFromDiscard { .. }) {
+            if let Move::DrawFromDiscard { card } = m {
+                let i = before.tables().index(*card).map(|i| i as usize);
+                let ok = (0..self.kinds).all(|k| now[k] as u32 == was[k] as u32 + (Some(k) == i) as u32);
+                if !ok {
+                    out.push(("R36", "taking a card from the discards did not make it known".into()));
+                }
+            } else if !within(now, was) {
+                out.push(("R36", format!("{} made cards known", kind_name(m))));
+            }
+        }
+    }
+
+    /// By position (`_positions.knowledge_problems`): the step `before --m--> after` replayed
+    /// with the mover known to hold each non-empty sub-multiset of their hand (and the other
+    /// player a sub-multiset of theirs) must lead to the same position, keep the known cards in
+    /// the hand and change them only as R36 says.
+    #[inline(never)]
+    pub fn knowledge_problems(&self, before: &State, m: &Move, after: &State, out: &mut Vec<Problem>) {
+        let mover = before.current_player();
+        let mine = counts(before.hand_counts(mover));
+        let taking = matches!(m, Move::DrawFromDiscard { .. });
+        if mine.iter().all(|&n| n == 0) && !taking {
+            return;
+        }
+        let (mut ours_buf, mut theirs_buf);
+        let (ours, theirs): (&[[u8; MAX_KINDS]], &[[u8; MAX_KINDS]]) = if self.subsets.is_empty() {
+            ours_buf = [[0u8; MAX_KINDS]; 32];
+            theirs_buf = [[0u8; MAX_KINDS]; 32];
+            (
+                sub_multisets_into(&mine, self.kinds, &mut ours_buf),
+                sub_multisets_into(&counts(before.hand_counts(1 - mover)), self.kinds, &mut theirs_buf),
+            )
+        } else {
+            (
+                &self.subsets[self.hand_code(before.hand_counts(mover))],
+                &self.subsets[self.hand_code(before.hand_counts(1 - mover))],
+            )
+        };
+
+        let name = kind_name(m);
+        let start = out.len();
+        for k in 0..ours.len().max(theirs.len()) {
+            let known_mover = ours[k.min(ours.len() - 1)];
+            let known_other = theirs[k.min(theirs.len() - 1)];
+            let mut known = [[0u8; MAX_KINDS]; 2];
+            known[mover] = known_mover;
+            known[1 - mover] = known_other;
+            let mut end = before.with_known(known);
+            match end.apply_mut(*m) {
+                Ok(()) => {}
+                Err(e) => {
+                    out.push(("R36", format!("{name} is refused with known cards: {e}")));
+                    return;
+                }
+            };
+            if !end.same_position(after) {
+                out.push(("R36", format!("{name} leads elsewhere when cards are known")));
+            }
+            let now = end.known_counts(mover);
+            let hand_after = end.hand_counts(mover);
+            if taking {
+                let ok = (0..self.kinds)
+                    .all(|i| now[i] as i32 == known_mover[i] as i32 + (hand_after[i] as i32 - mine[i] as i32).max(0));
+                if !ok {
+                    out.push(("R36", format!("taking {m} from the discards did not make it known")));
+                }
+            } else if !within(now, &known_mover[..self.kinds]) {
+                out.push(("R36", format!("{name} made cards known")));
+            }
+            if !within(now, hand_after) {
+                out.push(("R36", "a known card is no longer in the hand".into()));
+            }
+            if end.known_counts(1 - mover) != &known_other[..self.kinds] {
+                out.push(("R36", format!("{name} changed what the mover knows")));
+            }
+            if out.len() > start {
+                break;
+            }
+        }
+    }
+}
+
+/// Every non-empty sub-multiset of a hand (count vectors), in the order of
+/// `_positions.sub_multisets` (the first card varies slowest); `[nothing]` for an empty hand.
+pub fn sub_multisets(hand: &[u8; MAX_KINDS], kinds: usize) -> Vec<[u8; MAX_KINDS]> {
+    let mut out = vec![[0u8; MAX_KINDS]];
+    for i in 0..kinds {
+        if hand[i] == 0 {
+            continue;
+        }
+        let mut next = Vec::with_capacity(out.len() * (hand[i] as usize + 1));
+        for base in &out {
+            for n in 0..=hand[i] {
+                let mut v = *base;
+                v[i] = n;
+                next.push(v);
+            }
+        }
+        out = next;
+    }
+    if out.len() > 1 {
+        out.remove(0); // the empty one comes first
+    }
+    out
+}
+
+/// [`sub_multisets`] into `buf` without allocating (hands of at most 31 sub-multisets).
+fn sub_multisets_into<'a>(
+    hand: &[u8; MAX_KINDS],
+    kinds: usize,
+    buf: &'a mut [[u8; MAX_KINDS]; 32],
+) -> &'a [[u8; MAX_KINDS]] {
+    let total: usize = hand[..kinds].iter().map(|&n| n as usize + 1).product();
+    if total > 32 {
+        let v = sub_multisets(hand, kinds);
+        let k = v.len().min(32);
+        buf[..k].copy_from_slice(&v[..k]);
+        return &buf[..k];
+    }
+    buf[0] = [0u8; MAX_KINDS];
+    let mut len = 1;
+    for i in 0..kinds {
+        if hand[i] == 0 {
+            continue;
+        }
+        // Expand in place from the back so that the first card varies slowest.
+        let reps = hand[i] as usize + 1;
+        for b in (0..len).rev() {
+            let base = buf[b];
+            for n in (0..reps).rev() {
+                let mut v = base;
+                v[i] = n as u8;
+                buf[b * reps + n] = v;
+            }
+        }
+        len *= reps;
+    }
+    if len > 1 {
+        &buf[1..len]
+    } else {
+        &buf[..1]
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+/// What a complete check of `rules` can be asked to reach (`_result.required_events`).
+pub fn required_events(rules: &Rules) -> Vec<String> {
+    let mut kinds: Vec<&str> = vec!["Construct", "BuildPylon", "Discard", "Pass", "DrawFromDiscard", "EndTurn", "Deal"];
+    let cards = rules.energies * rules.max_value;
+    if cards * rules.copies > 2 * rules.hand_size {
+        kinds.push("DrawFromDeck");
+    }
+    let techs = rules.techs;
+    if techs != 0 {
+        kinds.extend(["DrawTech", "DeclineTech", "DealTech"]);
+    }
+    if rules.max_value >= 2 {
+        kinds.push("Improve");
+        if techs & (1 << DOWN) != 0 {
+            kinds.push("Downsize");
+        }
+    }
+    if techs & (1 << ACCUMULATOR) != 0 {
+        kinds.push("PlaceAccumulator");
+    }
+    if techs & (1 << SMART) != 0 {
+        kinds.push("PlaceSmart");
+    }
+    let tolerance = rules.city_demand + 1;
+    if rules.energies >= 2 && rules.energies * rules.max_value > tolerance {
+        kinds.push(if rules.overflow == Overflow::AnySet { "FlipSet" } else { "Flip" });
+    }
+    let mut out: Vec<String> = kinds.iter().map(|k| format!("move {k}")).collect();
+    for p in Phase::ALL {
+        let name = phase_name(p);
+        if name == "OVERFLOW" && !kinds.contains(&"Flip") && !kinds.contains(&"FlipSet") {
+            continue;
+        }
+        if name == "TECH" && techs == 0 {
+            continue;
+        }
+        out.push(format!("phase {name}"));
+    }
+    out.push("end FINAL_TURN".into());
+    if rules.stall_limit.is_some() {
+        out.push("end STALL".into());
+    }
+    let first = if rules.tiebreak == Tiebreak::Supply { "SUPPLY" } else { "CITY_POINTS" };
+    for d in ["TOTAL", first, "SECOND_PLAYER"] {
+        out.push(format!("decided {d}"));
+    }
+    out.sort();
+    out
+}

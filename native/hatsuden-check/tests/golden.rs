@@ -1,0 +1,89 @@
+//! The native checker's counts equal the Python checker's goldens (`tests/golden/modelcheck.json`,
+//! read at test time): states or positions, transitions, terminal states by end reason, chance
+//! nodes, max depth, longest game; and the verdict is OK with every required event reached.
+//! `small` always; `medium` and `choice` in release builds (`cargo test --release`).
+
+use hatsuden::json::{parse, Json};
+use hatsuden_check::configs::config;
+use hatsuden_check::{check, Options};
+use std::path::Path;
+
+fn golden() -> Json {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/modelcheck.json");
+    parse(&std::fs::read_to_string(path).expect("the golden file")).expect("golden JSON")
+}
+
+fn int(j: &Json, key: &str) -> u64 {
+    j.get(key).and_then(Json::as_int).unwrap_or_else(|| panic!("golden {key}")) as u64
+}
+
+fn compare(name: &str, workers: usize) {
+    let g = golden();
+    let entry = g.get("configs").and_then(|c| c.get(name)).expect("a golden entry");
+    let positions = matches!(entry.get("positions"), Some(Json::Bool(true)));
+    let rules = config(name).expect("a named configuration");
+    let r = check(&rules, &Options { positions, workers, ..Options::default() }).expect("the check runs");
+    assert_eq!(r.result, "OK", "{name}: {:?} {:?}", r.violations, r.unreached);
+    assert_eq!(r.states, int(entry, "states"), "{name} states");
+    assert_eq!(r.transitions, int(entry, "transitions"), "{name} transitions");
+    assert_eq!(r.chance_nodes, int(entry, "chance_nodes"), "{name} chance nodes");
+    assert_eq!(r.max_depth, int(entry, "max_depth"), "{name} max depth");
+    assert_eq!(r.longest_game, Some(int(entry, "longest_game")), "{name} longest game");
+    let by_reason = entry.get("terminal_by_reason").expect("terminal_by_reason");
+    let Json::Obj(items) = by_reason else { panic!("terminal_by_reason") };
+    assert_eq!(items.len(), r.terminal_by_reason.len(), "{name} end reasons");
+    for (reason, count) in items {
+        assert_eq!(
+            r.terminal_by_reason.get(&reason.to_uppercase()).copied(),
+            count.as_int().map(|c| c as u64),
+            "{name} {reason}"
+        );
+    }
+    assert_eq!(r.terminal_by_reason.values().sum::<u64>(), int(entry, "terminal_states"));
+}
+
+#[test]
+fn small_matches_the_golden_counts() {
+    compare("small", 1);
+}
+
+#[test]
+fn small_with_two_threads_matches_too() {
+    compare("small", 2);
+}
+
+#[test]
+fn medium_and_choice_match_the_golden_counts_in_release() {
+    if cfg!(debug_assertions) {
+        return; // a few seconds in release, minutes in debug
+    }
+    compare("medium", 2);
+    compare("choice", 2);
+}
+
+#[test]
+fn a_checkpointed_run_resumes_to_the_same_result() {
+    let rules = config("small").unwrap();
+    let dir = std::env::temp_dir().join(format!("hatsuden-check-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = Options { checkpoint: Some(dir.clone()), max_states: Some(10_000), ..Options::default() };
+    let cut = check(&rules, &opts).unwrap();
+    assert_eq!(cut.result, "TRUNCATED");
+    let done = check(&rules, &Options { resume: true, max_states: None, ..opts }).unwrap();
+    let whole = check(&rules, &Options::default()).unwrap();
+    assert_eq!(
+        (done.result.as_str(), done.states, done.transitions, done.longest_game),
+        ("OK", whole.states, whole.transitions, whole.longest_game)
+    );
+    assert_eq!(done.events, whole.events);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_value_of_small_is_the_golden_value() {
+    let g = golden();
+    let expected = g.get("values").and_then(|v| v.get("small")).and_then(Json::as_str).expect("golden value of small");
+    let (value, positions) = hatsuden_check::value::game_value(&config("small").unwrap()).unwrap();
+    assert_eq!(value.to_string(), expected);
+    assert_eq!(positions, 21_801); // the positions of small (VERIFICATION.md)
+}
