@@ -26,7 +26,7 @@ from hatsuden_rules.actions import chance_moves, player_moves
 from hatsuden_rules.integrations.openspiel._record import Codec
 from hatsuden_rules.modelcheck import CONFIGS
 from hatsuden_rules.notation import format_move
-from hatsuden_rules.observation._features import RecallCodec, _move_name, max_game_length
+from hatsuden_rules.observation._features import RecallCodec, max_game_length
 from tests.support.paths import ROOT_DIR
 
 TINY = Rules(energies=2, max_value=2, hand_size=2, techs=())
@@ -138,8 +138,12 @@ def test_recall_codec_matches_openspiel() -> None:
 @pytest.mark.parametrize("rules", RULES, ids=str)
 def test_move_names_are_the_notations(rules: Rules) -> None:
     """The names of the recall counts spell moves as `format_move` does (NOTATION.md)."""
-    for move in (*player_moves(rules), *chance_moves(rules)):
-        assert _move_name(move) == format_move(move)
+    names = set(observation_feature_names(rules, "information_state"))
+    for move in player_moves(rules):
+        assert f"my_moves[{format_move(move)}]" in names
+        assert f"opponent_moves[{format_move(move)}]" in names
+    for move in chance_moves(rules):
+        assert f"my_chance[{format_move(move)}]" in names
 
 
 def test_docs_page_is_current() -> None:

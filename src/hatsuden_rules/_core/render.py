@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from hatsuden_rules._core.cards import Card
 from hatsuden_rules._core.scoring import score
 from hatsuden_rules._core.state import GameState, Stack
+from hatsuden_rules._core.text import format_card
 
 __all__ = ["render", "render_card"]
 
 
-def render_card(card: Card) -> str:
-    """Short text for a card: energy letter and value, e.g. ``W3``."""
-    return f"{card.energy.letter}{card.value}"
+#: Short text for a card: energy letter and value, e.g. ``W3`` (its notation).
+render_card = format_card
 
 
 def _cell(stack: Stack | None) -> str:

@@ -30,30 +30,20 @@ from typing import Final, Literal
 
 import attrs
 
-from hatsuden_rules._core.cards import Card, Cell, Tech
+from hatsuden_rules._core.cards import Tech
 from hatsuden_rules._core.errors import InvalidInputError
 from hatsuden_rules._core.moves import (
     BuildPylon,
     Construct,
     Deal,
     DealTech,
-    DeclineTech,
-    Discard,
     Downsize,
-    DrawFromDeck,
-    DrawFromDiscard,
-    DrawTech,
-    EndTurn,
-    Flip,
-    FlipSet,
     Improve,
     Move,
-    Pass,
-    PlaceAccumulator,
-    PlaceSmart,
 )
 from hatsuden_rules._core.rules import Rules
 from hatsuden_rules._core.state import Chance, EndReason, Phase
+from hatsuden_rules._core.text import format_card, format_cell, format_move
 from hatsuden_rules.actions import chance_moves, player_moves
 from hatsuden_rules.observation._tensor import observation_tensor_layout
 
@@ -129,61 +119,12 @@ def _check(rules: object, kind: object) -> None:
 # Names in the text notation (NOTATION.md), which lies above this layer: a card is its energy
 # letter and value, a cell its row and energy letter, a move `notation.format_move`'s text
 # (tests/observation/test_features.py checks that the two agree on every move).
-def _card(card: Card) -> str:
-    return f"{card.energy.letter}{card.value}"
-
-
-def _cell(cell: Cell) -> str:
-    return f"{cell.row}{cell.energy.letter}"
-
-
-_TECH_CODES: Final = {
-    Tech.ACCUMULATOR: "ACC",
-    Tech.SECRET_BUILD: "SEC",
-    Tech.SMART: "SMT",
-    Tech.DOWN: "DWN",
-}
-_CARD_CELL_VERBS: Final[dict[type, str]] = {Improve: "I", Downsize: "D", BuildPylon: "P"}
-_BARE_VERBS: Final[dict[type, str]] = {
-    Pass: "PASS",
-    DrawTech: "DT",
-    DeclineTech: "NT",
-    DrawFromDeck: "DD",
-    EndTurn: "E",
-}
-
-
-def _move_name(move: Move) -> str:
-    """The notation of a move (as `hatsuden_rules.notation.format_move`)."""
-    if isinstance(move, Construct):
-        return f"{'C*' if move.secret else 'C'} {_card(move.card)} {_cell(move.cell)}"
-    if isinstance(move, Improve | Downsize | BuildPylon):
-        return f"{_CARD_CELL_VERBS[type(move)]} {_card(move.card)} {_cell(move.cell)}"
-    if isinstance(move, Discard):
-        return f"X {_card(move.card)}"
-    if isinstance(move, DrawFromDiscard):
-        return f"DX {_card(move.card)}"
-    if isinstance(move, Deal):
-        return f"={_card(move.card)}"
-    if isinstance(move, DealTech):
-        return f"={_TECH_CODES[move.tech]}"
-    if isinstance(move, Flip):
-        return f"F {_cell(move.cell)}"
-    if isinstance(move, FlipSet):
-        return "FS " + "+".join(_cell(cell) for cell in move.cells)
-    if isinstance(move, PlaceAccumulator):
-        return f"A {move.row}"
-    if isinstance(move, PlaceSmart):
-        return f"M {move.energy.letter}"
-    return _BARE_VERBS[type(move)]
-
-
 def _card_names(rules: Rules) -> tuple[str, ...]:
-    return tuple(_card(card) for card in rules.cards)
+    return tuple(format_card(card) for card in rules.cards)
 
 
 def _cell_names(rules: Rules) -> tuple[str, ...]:
-    return tuple(_cell(cell) for cell in rules.cells)
+    return tuple(format_cell(cell) for cell in rules.cells)
 
 
 def _observation_plan(rules: Rules) -> list[_Feature]:
@@ -300,7 +241,7 @@ def _recall_plan(rules: Rules) -> list[_Feature]:
         return rules.copies if isinstance(move, _CARD_ON_CELL) else length
 
     f = _Feature
-    names = tuple(_move_name(move) for move in moves)
+    names = tuple(format_move(move) for move in moves)
     plan = [f(f"my_moves[{name}]", 0, move_bound(m)) for name, m in zip(names, moves, strict=True)]
     plan += [
         f(f"opponent_moves[{name}]", 0, move_bound(m)) for name, m in zip(names, moves, strict=True)
@@ -312,7 +253,7 @@ def _recall_plan(rules: Rules) -> list[_Feature]:
     for move in chance_moves(rules):
         bound = rules.copies if isinstance(move, Deal) else 1
         assert isinstance(move, Deal | DealTech)
-        plan.append(f(f"my_chance[{_move_name(move)}]", 0, bound))
+        plan.append(f(f"my_chance[{format_move(move)}]", 0, bound))
     return plan
 
 
