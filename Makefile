@@ -137,7 +137,7 @@ verify-native: $(STAMP) ## After make native: 10^4 seeded (and 10^3 explicit) ra
 	$(PY) -m tests.native.verify_native --games 10000 --explicit 1000
 	HYPOTHESIS_PROFILE=nightly $(PY) -m pytest tests/native/test_differential.py
 
-.PHONY: svg-golden browser-tools browser-check screenshots
+.PHONY: svg-golden browser-tools browser-check screenshots site-check
 
 svg-golden: $(STAMP) ## Rewrite the golden SVG pictures (tests/golden/svg/); review them before committing.
 	$(PY) -m tests.support.svg_positions
@@ -154,6 +154,9 @@ browser-tools:
 
 browser-check: $(STAMP) browser-tools ## Step through a replay page in headless Chromium; screenshots in build/browser-check/ (not part of make test).
 	$(PY) tools/browser_check.py --out build/browser-check
+
+site-check: docs browser-tools ## The docs site opened from the disk (file://) in headless Chromium: search works, wide code scrolls; screenshots in build/site-check/.
+	$(PY) -m tools.site_check --site site --out build/site-check
 
 screenshots: $(STAMP) browser-tools ## browser-check, then copy its mid-game and end screenshots to docs/images/ (shown in the README).
 	$(PY) tools/browser_check.py --out build/browser-check --docs docs/images

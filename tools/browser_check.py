@@ -84,9 +84,10 @@ class WebDriver:
             )
         return value
 
-    def start(self, profile: str) -> None:
+    def start(self, profile: str, scrollbars: bool = False) -> None:
         """A new Chromium session with `FLAGS` and the profile folder `profile`."""
-        options = {"binary": CHROMIUM, "args": [*FLAGS, f"--user-data-dir={profile}"]}
+        flags = [f for f in FLAGS if not (scrollbars and f == "--hide-scrollbars")]
+        options = {"binary": CHROMIUM, "args": [*flags, f"--user-data-dir={profile}"]}
         capabilities = {"browserName": "chrome", "goog:chromeOptions": options}
         value = self.call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})
         self.session = f"/session/{value['sessionId']}"
@@ -135,8 +136,11 @@ def _free_port() -> int:
 
 
 @contextmanager
-def browser() -> Iterator[WebDriver]:
-    """Debian's chromedriver on a loopback port, and a Chromium session with a fresh profile."""
+def browser(scrollbars: bool = False) -> Iterator[WebDriver]:
+    """Debian's chromedriver on a loopback port, and a Chromium session with a fresh profile.
+
+    Screenshots show no scroll bars unless `scrollbars`.
+    """
     for program in (CHROMIUM, "chromedriver"):
         if shutil.which(program) is None:
             raise CheckFailed(f"{program} is missing: apt-get install chromium chromium-driver")
@@ -156,7 +160,7 @@ def browser() -> Iterator[WebDriver]:
         else:
             raise CheckFailed("chromedriver did not start")
         with tempfile.TemporaryDirectory(prefix="hatsuden-chromium-") as profile:
-            client.start(profile)
+            client.start(profile, scrollbars)
             try:
                 yield client
             finally:

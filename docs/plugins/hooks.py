@@ -1,6 +1,6 @@
 """MkDocs hooks of the documentation site (mkdocs.yml ``hooks:``).
 
-Three things the stock plugins cannot do:
+Four things the stock plugins cannot do:
 
 - **The command-line reference is generated.** A line ``<!-- argparse MODULE -->`` in a page is
   replaced, at build time, by the reference of the command whose parser ``MODULE.build_parser()``
@@ -15,11 +15,15 @@ Three things the stock plugins cannot do:
   the repository's file at the same relative address. A page of docs/ links a root document as
   ``../RULES.md`` (right on GitHub); on the site that link goes to the page docs/RULES.md. A
   root document included whole (the README) links ``docs/pictures.md``: ``pictures.md`` there.
+- **Search works from the disk.** ``site/index.html`` opened as a file (no server) cannot fetch
+  the search index: `on_post_build` also writes it as a script, which the theme loads there, and
+  javascripts/file-worker.js runs the search worker, which a file: page may not start.
 """
 
 from __future__ import annotations
 
 import argparse
+import enum
 import importlib
 import re
 from pathlib import Path
@@ -109,15 +113,114 @@ def _invocation(parser: argparse.ArgumentParser, action: argparse.Action) -> str
     return f"`{metavar}`"
 
 
-def _default(action: argparse.Action, help_text: str) -> str:
-    if (action.option_strings and action.nargs == 0) or "default" in help_text:
-        return ""
-    if action.required or action.default in (None, argparse.SUPPRESS):
-        return ""
+_PARENTHESIS = re.compile(r"\s*\(([^()]*)\)")
+_DEFAULT_PART = re.compile(r"^(?:by )?default:?\s+(?P<text>.+)$")
+_THE_DEFAULT = re.compile(r"(?P<word>[\w-]+): [^;]*?\((?:the )?default\)")
+_TRAILING_DEFAULT = re.compile(r";\s*default:?\s+(?P<text>[^;]+)$")
+_DEFAULT_OF = re.compile(r"\bthe default (?:of|for) (?P<what>[^;(),]+)")
+_NONE = "\N{EM DASH}"
+
+
+def _split_default(help_text: str) -> tuple[str, str | None]:
+    """`help_text` without its ``(default: X)`` clause, and X (None if it states none).
+
+    A parenthesis holding only the default goes; one holding more keeps the rest:
+    ``(default 10; 1: every turn)`` becomes ``(1: every turn)``.
+    """
+    found: list[str] = []
+
+    def strip(match: re.Match[str]) -> str:
+        parts = [part.strip() for part in match[1].split(";")]
+        kept = []
+        for part in parts:
+            default = _DEFAULT_PART.match(part)
+            if default and not found:
+                found.append(default["text"])
+            else:
+                kept.append(part)
+        if len(kept) == len(parts):
+            return match[0]
+        return f" ({'; '.join(kept)})" if kept else ""
+
+    text = _PARENTHESIS.sub(strip, help_text)
+    trailing = _TRAILING_DEFAULT.search(text)
+    if trailing and not found:  # "...; default: the bundled adapter" at the end
+        found.append(trailing["text"].strip())
+        text = text[: trailing.start()]
+    return text, (found[0] if found else None)
+
+
+def _value(value: object) -> str:
+    """A default as it is typed on the command line."""
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, tuple | list):
+        return ",".join(_value(item) for item in value)
+    return str(value)
+
+
+def _code(text: str) -> str:
+    """A value in code spans, words as they are: ``10`` is code, ``every core`` is not."""
+    return f"`{text}`" if text and " " not in text else _escape(text)
+
+
+def _rule_field_default(action: argparse.Action) -> str | None:
+    """A rule-set flag's default: the base rule set's field (STANDARD's value shown)."""
+    from hatsuden_rules import STANDARD
+    from hatsuden_rules.cli._flags import RULE_FLAGS
+
+    if action.dest not in {flag.field for flag in RULE_FLAGS}:
+        return None
+    value = getattr(STANDARD, action.dest)
+    if isinstance(value, bool):
+        shown = "on" if value else "off"
+    elif value is None:
+        shown = "`none`"
+    elif isinstance(value, frozenset):
+        from hatsuden_rules.notation import TECH_CODES
+
+        shown = f"`{','.join(TECH_CODES[t] for t in sorted(value, key=list(TECH_CODES).index))}`"
+    else:
+        shown = f"`{_value(value)}`"
+    return f"the base rule set's (standard: {shown})"
+
+
+def _default(action: argparse.Action, help_text: str) -> tuple[str, str]:
+    """The default column of `action`'s row, and its help text without a repeated default.
+
+    The default is argparse's (``on``/``off`` for a flag), else the one the help text states in
+    words (``(default: a random one)``, then dropped from the text), else an em dash. A rule-set
+    flag (default `argparse.SUPPRESS`: absent unless given) takes the base rule set's field.
+    """
+    text, stated = _split_default(help_text)
     default = action.default
-    if isinstance(default, str | int | float) and not isinstance(default, bool):
-        return f"`{default}`"
-    return ""
+    if isinstance(action, argparse._VersionAction) or action.required:
+        return _NONE, help_text
+    if default is argparse.SUPPRESS:
+        rule = _rule_field_default(action)
+        return (rule, help_text) if rule else (_NONE, help_text)
+    if action.nargs == 0 and not isinstance(action, argparse._CountAction):
+        # store_true, store_false, store_const: the flag is off until given; a flag that is
+        # on for some configurations ("the default of choice and huge") says so.
+        shown = "on" if isinstance(action, argparse.BooleanOptionalAction) and default else "off"
+        if stated:
+            shown += f" ({_escape(stated)})"
+        elif (where := _DEFAULT_OF.search(help_text)) is not None:
+            shown += f"; on for {_escape(where['what'].strip())}"
+        return shown, text
+    if default is not None:
+        shown = _value(default)
+        # A bare "(10)" after the text repeats the default: the column says it.
+        text = re.sub(rf"\s*\({re.escape(shown)}\)$", "", text)
+        return f"`{shown}`", text
+    if stated is not None:
+        return _code(stated), text
+    the_default = _THE_DEFAULT.search(help_text)
+    if the_default:
+        return f"`{the_default['word']}`", help_text
+    return _NONE, help_text
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:
@@ -145,11 +248,10 @@ def _reference(parser: argparse.ArgumentParser, level: int) -> list[str]:
         for action in group._group_actions:
             if isinstance(action, argparse._SubParsersAction | argparse._HelpAction):
                 continue
-            text = _help(parser, action)
+            default, text = _default(action, _help(parser, action))
             required = " (required)" if action.required and action.option_strings else ""
             rows.append(
-                f"| {_invocation(parser, action)} | {_escape(text)}{required} "
-                f"| {_default(action, text)} |"
+                f"| {_invocation(parser, action)} | {_escape(text)}{required} | {default} |"
             )
         if not rows:
             continue
@@ -201,6 +303,20 @@ def _root_links(markdown: str) -> str:
         return match[0]
 
     return _ROOT_LINK.sub(local, markdown)
+
+
+def on_post_build(config: Any) -> None:
+    """The search index as a script too, so that search works from the disk (``file://``).
+
+    A page opened from the disk cannot fetch ``search_index.json``; the theme then loads
+    ``search/search_index.js``, which defines the same index as ``__index``, and
+    javascripts/file-worker.js runs the search worker in a frame of the page.
+    """
+    folder = Path(config["site_dir"]) / "search"
+    index = folder / "search_index.json"
+    if index.is_file():
+        script = "var __index = " + index.read_text(encoding="utf-8") + ";\n"
+        (folder / "search_index.js").write_text(script, encoding="utf-8")
 
 
 def on_page_markdown(markdown: str, page: Page, **kwargs: Any) -> str:

@@ -76,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="DIR",
-        help="the directory holding manifest.json and the GROUP.jsonl files",
+        help="the directory holding manifest.json and the GROUP.jsonl files (default: the suite "
+        "installed with the package)",
     )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per response")
     parser.add_argument(
