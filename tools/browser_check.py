@@ -199,6 +199,13 @@ class Page:
               hiddenCards: svg ? svg.querySelectorAll("g.card.hidden").length : -1,
               resources: performance.getEntriesByType("resource").length,
               width: svg ? svg.getBoundingClientRect().width : 0,
+              resultOpen: document.getElementById("result").open,
+              pageTitle: document.title,
+              names: svg ? [...svg.querySelectorAll("g.seat")].map(g => {
+                const panel = g.querySelector("rect").getBBox();
+                const name = g.querySelector("text").getBBox();
+                return Math.min(name.y - panel.y, panel.y + panel.height - name.y - name.height);
+              }) : [],
             };
             """
         )
@@ -238,7 +245,15 @@ def check(out: Path, docs: Path | None, seed: int) -> None:
             if page.caption().startswith("Start"):
                 break
             time.sleep(0.05)
-        page.expect("the page opens at the start", current=0, prevDisabled=True)
+        seen = page.expect(
+            "the page opens at the start, the result folded", current=0, resultOpen=False
+        )
+        if "wins" in seen["pageTitle"] or "wins" in str(
+            driver.js("return document.querySelector('header').textContent;")
+        ):
+            raise CheckFailed(f"the title or the header gives the result away: {seen}")
+        if min(seen["names"]) < 4:
+            raise CheckFailed(f"a player's name touches its panel's border: {seen['names']}")
         page.expect("the god view is shown first", views=["true", "false", "false"])
         state = page.state()
         if "god-view" not in state["svgClass"] or state["width"] < 600:
@@ -253,7 +268,7 @@ def check(out: Path, docs: Path | None, seed: int) -> None:
         driver.press("ArrowLeft")
         page.expect("the left arrow key, twice", current=2)
         driver.press("End")
-        page.expect("End", current=last, nextDisabled=True)
+        page.expect("End: the result unfolds", current=last, nextDisabled=True, resultOpen=True)
         if not page.caption().startswith(f"Move {last} of {last}"):
             raise CheckFailed(f"End: the caption is {page.caption()!r}")
         driver.screenshot(out / "04-end.png")

@@ -7,6 +7,8 @@ The page's pictures are unpacked exactly as its script does (`page_pictures`) an
 
 from __future__ import annotations
 
+import html
+import itertools
 import random
 import re
 from functools import cache
@@ -265,6 +267,84 @@ def test_the_final_score_sheet_is_the_score_of_the_last_position() -> None:
         ]
     winner = ("Ann", "Bo &lt;b&gt;")[sheet.winner]
     assert f"<strong>{winner} wins</strong>" in page
+
+
+def _outside_the_data(page: str) -> str:
+    start = page.index('id="hatsuden-data">')
+    return page[:start] + page[page.index("</script>", start) :]
+
+
+@pytest.mark.parametrize("record", [SEEDED, EXPLICIT], ids=["seeded", "explicit"])
+def test_the_page_does_not_give_the_result_away(record: GameRecord) -> None:
+    """Issue 23 §3: no winner or final total in the title or header; the score sheet folded
+    until the last move; the picture shown before the script runs is the start position."""
+    page = page_of(record)
+    final = _states(record)[-1]
+    sheet = score(final)
+    names = record.players or ("Player 0", "Player 1")
+    title = re.search(r"<title>(.*?)</title>", page)
+    heading = re.search(r"<header>(.*?)</header>", page, flags=re.DOTALL)
+    assert title is not None
+    assert heading is not None
+    assert sheet.winner in (0, 1)
+    for text in (title[1], heading[1]):
+        assert "wins" not in text
+        assert "won" not in text
+        assert not re.search(r"-?\d+ to -?\d+", text)  # no final score
+    assert title[1] == f"HATSUDEN · {names[0]} vs {names[1]}".replace("<", "&lt;").replace(
+        ">", "&gt;"
+    )
+    folded = re.search(r'<details class="result" id="result">(.*?)</details>', page, re.DOTALL)
+    assert folded is not None  # closed: no `open` attribute
+    assert '<table class="sheet">' in folded[1]
+    assert "wins</strong>" in folded[1]
+    visible = _outside_the_data(page).replace(folded[0], "")
+    assert "wins" not in visible
+    assert "Game over" not in visible
+    board = re.search(r'<div id="board">\n(.*?)</div>\n<p class="keys">', page, re.DOTALL)
+    assert board is not None
+    assert board[1] == page_pictures(page)[0][0]  # the start position, all cards
+    assert "if (ply === last) { result.open = true; }" in page  # unfolded at the end
+
+
+def _turns_in_the_list(page: str) -> list[str]:
+    """Each turn of the move list as it reads on the page (god view): moves and separators."""
+    items = re.findall(r'<li><span class="turn">[^<]*</span> (.*?)</li>', page)
+    out = []
+    for item in items:
+        text = re.sub(r'<span class="only-p[01]">.*?</span>', "", item)
+        out.append(html.unescape(re.sub(r"<[^>]+>", "", text)))
+    return out
+
+
+@pytest.mark.parametrize("record", [SEEDED, EXPLICIT], ids=["seeded", "explicit"])
+def test_the_move_list_spells_a_turn_as_the_board_does(record: GameRecord) -> None:
+    """A turn's moves separated by ", ", as the board's "Last turn" line writes them (R36)."""
+    states = _states(record)
+    # A seeded game deals by itself: its logs hold deals the record (and the list) do not.
+    dealt = Deal | DealTech if record.seed is not None else ()
+    seen = [
+        ", ".join(format_move(m) for m in state.last_turn if not isinstance(m, dealt))
+        for before, state in itertools.pairwise(states)
+        if before.this_turn and not state.this_turn and state.last_turn
+    ]
+    turns = _turns_in_the_list(page_of(record))
+    deal = 1 if record.seed is None else 0  # the explicit record's deal is a turn of its own
+    assert turns[deal : deal + len(seen)] == seen
+    assert len(seen) >= 8
+    assert all(", " in turn for turn in turns[deal:])
+
+
+def test_the_page_has_a_key_to_every_move_letter() -> None:
+    """Issue 23 §3: the letters of every move kind (NOTATION.md) are in the page's key."""
+    page = page_of(SEEDED)
+    key = re.search(r'<dl class="legend">(.*?)</dl>', page, re.DOTALL)
+    assert key is not None
+    words = set(re.split(r"[\s/(),:]+", re.sub(r"<[^>]+>", " ", key[1])))
+    verbs = {"C", "C*", "I", "D", "P", "X", "PASS", "DT", "NT", "F", "FS", "A", "M", "DD", "DX"}
+    assert verbs | {"E"} <= words
+    assert {"=?", "=???", "ACC", "SEC", "SMT", "DWN", "S", "G", "W", "H", "B"} <= words
+    assert {"=S4", "=ACC"} <= words  # a dealt card and a dealt tech card
 
 
 def test_an_unfinished_record_makes_a_page_without_a_final_score() -> None:

@@ -2,8 +2,9 @@
 
 The page holds the picture of every position in three views (all cards, player 0's, player
 1's: the player views are drawn from `observe`), previous/next buttons and arrow keys, the move
-list in notation (as each view saw the moves) with the current move highlighted, and the final
-score sheet. It needs no network and no other file: the SVG, the CSS and the script are inline,
+list in notation (as each view saw the moves) with the current move highlighted, a key to the
+move notation, and the final score sheet, folded away until the last move (the title and the
+header name the players, not the winner). It needs no network and no other file: the SVG, the CSS and the script are inline,
 and a Content-Security-Policy forbids every fetch.
 
 Size: the pictures are drawn once per position and view by `board_svg`'s code, then stored as a
@@ -261,6 +262,8 @@ def _move_list(plies: list[_Ply], names: tuple[str, str]) -> str:
                 for view, t in zip(VIEWS, ply.texts, strict=True)
             )
         kind = " chance" if ply.chance else ""
+        if not out[-1].startswith("<li>"):
+            out.append('<span class="sep">,</span> ')  # as the board's "Last turn" writes them
         out.append(
             f'<button type="button" class="move{kind}" data-ply="{ply.number}">{text}</button>'
         )
@@ -277,11 +280,14 @@ def record_to_html(record: GameRecord) -> str:
     `observe`, so each shows only what that player saw, and the move list shows their moves
     as they saw them). Previous/next buttons, the arrow keys, Home/End and a click on a move
     step through the game; ``V``, ``G``, ``0`` and ``1`` switch the view. The move list is in
-    notation (NOTATION.md) with the current move highlighted, and the final score sheet is
-    below it. The page needs no network and no other file: the CSS and script are inline, the
+    notation (NOTATION.md), a turn's moves separated by commas as on the board, with the
+    current move highlighted and a key to the move letters below it. The result is not given
+    away: the title and the header name the players only, and the final score sheet stays
+    folded ("Show the result") until the last position is reached or the reader opens it.
+    The page needs no network and no other file: the CSS and script are inline, the
     pictures are stored once per distinct line, deflated, and unpacked by the browser
     (``DecompressionStream``); a Content-Security-Policy forbids any fetch. Until the script
-    runs, the page shows the final position.
+    runs, the page shows the start position.
 
     Args:
         record: A game record; it is replayed and checked first.
@@ -313,14 +319,9 @@ def record_to_html(record: GameRecord) -> str:
     data = {"lines": lines, "frames": frames, "moves": meta, "names": list(names)}
     esc = html.escape
     final = states[-1]
-    if final.is_over:
-        sheet = score(final)
-        totals = sorted((p.total for p in sheet.players), reverse=True)
-        result = f"{names[sheet.winner]} wins {totals[0]} to {totals[1]}"
-    else:
-        result = "unfinished"
     mode = "explicit chance" if record.seed is None else f"seed {record.seed}"
-    heading = f"HATSUDEN · {names[0]} vs {names[1]} · {result}"
+    # No result in the title or the header: the page is for watching the game unfold.
+    heading = f"HATSUDEN · {names[0]} vs {names[1]}"
     subtitle = f"rules {format_rules(record.rules)} · {mode} · {len(record.moves)} moves"
     return PAGE.format(
         title=esc(heading),
@@ -331,7 +332,7 @@ def record_to_html(record: GameRecord) -> str:
         positions=len(states),
         moves=_move_list(plies, names),
         sheet=_score_sheet(final, names),
-        fallback=pictures[-1][0],
+        fallback=pictures[0][0],
         data=_packed(data),
     )
 

@@ -45,6 +45,7 @@ font-family:"DejaVu Sans",Verdana,sans-serif;font-size:12px}
 cursor:pointer;color:var(--ink)}
 .move:hover{background:#eee8dc}
 .move.chance{color:var(--muted)}
+.sep{margin-left:-4px}
 .move[aria-current=step]{background:var(--accent);color:#000;font-weight:bold}
 .start{font-family:"DejaVu Sans",Verdana,sans-serif;font-size:12px;margin-bottom:6px}
 .only-p0,.only-p1{display:none}
@@ -59,6 +60,13 @@ padding-top:4px}
 .sheet tr.winner th{font-weight:bold}
 .sheet abbr{text-decoration:none}
 .verdict{font-size:13px;margin:8px 0 0}
+.result{margin:0 0 14px}
+.result summary{cursor:pointer;font-weight:bold;font-size:15px;margin:0 0 8px}
+.result summary span{font-weight:normal;color:var(--muted);font-size:12px}
+.legend{font-size:12px;margin:0 0 14px;display:grid;grid-template-columns:max-content 1fr;
+gap:1px 8px}
+.legend dt{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-weight:bold}
+.legend dd{margin:0;color:var(--muted)}
 .keys{color:var(--muted);font-size:12px}
 kbd{border:1px solid var(--line);border-radius:3px;padding:0 4px;background:#fff}
 """
@@ -68,6 +76,7 @@ _SCRIPT: Final = """
   "use strict";
   var views = ["god", "p0", "p1"];
   var data = null, last = 0, ply = 0, view = 0;
+  var result = document.getElementById("result");
   var board = document.getElementById("board");
   var caption = document.getElementById("caption");
   var moves = document.querySelectorAll(".move");
@@ -88,6 +97,7 @@ _SCRIPT: Final = """
     document.body.className = "view-" + views[view];
     $("first").disabled = $("prev").disabled = ply === 0;
     $("next").disabled = $("last").disabled = ply === last;
+    if (ply === last) { result.open = true; }  /* the result, once the game is over */
     for (var i = 0; i < moves.length; i++) {
       if (Number(moves[i].getAttribute("data-ply")) === ply) {
         moves[i].setAttribute("aria-current", "step");
@@ -185,7 +195,7 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <button type="button" aria-pressed="false" title="What {name1} saw (1)">{name1}'s view</button>
 </span>
 </div>
-<p class="caption" id="caption" aria-live="polite">The final position \
+<p class="caption" id="caption" aria-live="polite">The start position \
 (turn on JavaScript to step through the game):</p>
 <div id="board">
 {fallback}</div>
@@ -197,8 +207,26 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <h2>Moves</h2>
 <button type="button" class="move start" data-ply="0">Start position</button>
 {moves}
-<h2>Final score</h2>
+<details class="result" id="result">
+<summary>Final score <span>(shown at the last move, or click)</span></summary>
 {sheet}
+</details>
+<h2>Key to the moves</h2>
+<dl class="legend">
+<dt>C W4 0W</dt><dd>construct W4 on city 0's wind cell (C* secret: C* ? 0W unseen)</dd>
+<dt>I / D</dt><dd>improve / downsize a plant</dd>
+<dt>P W1 1W</dt><dd>a pylon: a face-down card, worth 0 (P ? 1W unseen)</dd>
+<dt>X W4</dt><dd>discard W4</dd>
+<dt>PASS</dt><dd>pass the action</dd>
+<dt>DT / NT</dt><dd>draw / decline a tech card</dd>
+<dt>F 1B</dt><dd>flip a plant after an overflow (FS 0S+0W a set)</dd>
+<dt>A 0 / M G</dt><dd>place the Accumulator on city 0 / the Smart card on G</dd>
+<dt>DD / DX S4</dt><dd>draw from the deck / take S4 from the discards</dd>
+<dt>E</dt><dd>end the turn</dd>
+<dt>=S4 =ACC</dt><dd>a card / tech card dealt (=? and =??? unseen)</dd>
+<dt>S G W H B</dt><dd>solar, geothermal, wind, hydro, biomass; 0S: city 0, solar</dd>
+<dt>ACC SEC SMT DWN</dt><dd>Accumulator, Secret Build, Smart, Down</dd>
+</dl>
 </aside>
 </main>
 <script type="application/octet-stream" id="hatsuden-data">

@@ -361,4 +361,5 @@ class Layout:
         return self.top_y + NAME_H + 4 if top else self.bottom_y + 10 + self.grid_h + 8
 
     def name_y(self, top: bool) -> int:
-        return self.top_y + 18 if top else self.bottom_y + self.block_h - 9
+        # The bottom name sits inside its panel, clear of the border (issue 23 §3).
+        return self.top_y + 18 if top else self.bottom_y + self.block_h - 16
