@@ -79,8 +79,30 @@ def test_manifest_describes_the_files() -> None:
         assert hashlib.sha256(content).hexdigest() == entry["sha256"]
         assert entry["count"] == len(of(group))
     assert sorted(p.name for p in SUITE.iterdir()) == sorted(
-        ["README.md", "manifest.json", *(f"{g}.jsonl" for g in GROUPS)]
+        ["README.md", "manifest.json", "schema", *(f"{g}.jsonl" for g in GROUPS)]
     )
+
+
+def test_the_schemas_beside_the_vectors_are_the_packages() -> None:
+    """Issue 23 §4.4: a port finds the JSON Schemas in conformance/schema/, byte for byte the
+    package's (hatsuden_rules/schema/*.json and the vector schema), each listed in the manifest
+    with its $id and SHA-256."""
+    package = resources.files("hatsuden_rules").joinpath("schema")
+    expected = {
+        item.name: item.read_bytes() for item in package.iterdir() if item.name.endswith(".json")
+    }
+    vector = resources.files("hatsuden_rules.conformance").joinpath("vector.schema.json")
+    expected["vector.schema.json"] = vector.read_bytes()
+    assert {"common.json", "document.json", "state.json", "observation.json"} <= set(expected)
+    shipped = {path.name: path.read_bytes() for path in (SUITE / "schema").iterdir()}
+    assert shipped == expected
+    listed = manifest()["schemas"]
+    assert set(listed) == {f"schema/{name}" for name in expected}
+    for name, entry in listed.items():
+        content = (SUITE / name).read_bytes()
+        assert hashlib.sha256(content).hexdigest() == entry["sha256"], name
+        assert entry["id"] == json.loads(content)["$id"], name
+        jsonschema.Draft202012Validator.check_schema(json.loads(content))
 
 
 def test_every_vector_validates_against_the_vector_schema() -> None:

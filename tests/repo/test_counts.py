@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 
@@ -84,3 +85,25 @@ def test_rules_version_in_examples_is_the_codes() -> None:
     ]
     assert stale == []
     assert any(_VERSION.search(text) for text in _texts().values())
+
+
+# "all 4,179 vectors", "every one of the 4,179 vectors", "the 4,179 vectors": the suite's size
+# (a sentence about an earlier suite says "then": "All 4,063 vectors of the suite then passed").
+_VECTORS = re.compile(
+    r"\b(?:[Aa]ll|every one of the|[Tt]he) (\d{1,3}(?:,\d{3})+|\d{4,}) vectors\b"
+    r"(?! of the suite then)"
+)
+
+
+def test_vector_counts_are_the_manifests() -> None:
+    """Issue 23: the suite's size, wherever a document states it, is the manifest's."""
+    manifest = json.loads((ROOT_DIR / "conformance" / "manifest.json").read_text("utf-8"))
+    count = manifest["vector_count"]
+    stale = [
+        f"{name}: {match.group(0)}"
+        for name, text in _texts().items()
+        for match in _VECTORS.finditer(" ".join(text.split()))
+        if int(match.group(1).replace(",", "")) != count
+    ]
+    assert stale == [], f"the suite has {count:,} vectors"
+    assert sum(len(_VECTORS.findall(" ".join(t.split()))) for t in _texts().values()) >= 2

@@ -2,10 +2,11 @@
 
 Run it as ``python -m tools.vectors.generate``.
 
-Writes ``GROUP.jsonl`` for every group and ``manifest.json`` into the output directory, and, with
-``--doc``, refreshes the generated sections of CONFORMANCE.md (vector counts, the notes table and
-the rule traceability table). Generation is deterministic: the same library gives byte-identical
-files, which a test checks against the checked-in suite.
+Writes ``GROUP.jsonl`` for every group, the package's JSON Schemas under ``schema/`` (the
+documents' and the vector's, byte for byte) and ``manifest.json`` into the output directory,
+and, with ``--doc``, refreshes the generated sections of CONFORMANCE.md (vector counts, the notes
+table and the rule traceability table). Generation is deterministic: the same library gives
+byte-identical files, which a test checks against the checked-in suite.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -26,7 +28,7 @@ from hatsuden_rules.serialization import FORMAT_VERSION as DOCUMENT_FORMAT_VERSI
 from tools.vectors.suite import generate
 from tools.vectors.trace import gaps_text, trace
 
-__all__ = ["GROUP_SUMMARIES", "main", "render_doc", "suite_files", "write_suite"]
+__all__ = ["GROUP_SUMMARIES", "main", "render_doc", "schema_files", "suite_files", "write_suite"]
 
 GROUP_SUMMARIES: Final = {
     "rng": "seed → first SplitMix64 outputs (R32); seed + weight lists → sampler picks (R33)",
@@ -41,8 +43,25 @@ GROUP_SUMMARIES: Final = {
 """One line per group: what its vectors ask."""
 
 
+def schema_files() -> dict[str, str]:
+    """The JSON Schemas a port needs, by path in the suite: ``schema/NAME.json``.
+
+    The documents' schemas (``hatsuden_rules/schema/*.json``, NOTATION.md "JSON Schemas") and
+    the vector's (``hatsuden_rules/conformance/vector.schema.json``), copied byte for byte.
+    """
+    folder = resources.files("hatsuden_rules").joinpath("schema")
+    files = {
+        f"schema/{item.name}": item.read_text(encoding="utf-8")
+        for item in sorted(folder.iterdir(), key=lambda item: item.name)
+        if item.name.endswith(".json")
+    }
+    vector = resources.files("hatsuden_rules.conformance").joinpath("vector.schema.json")
+    files["schema/vector.schema.json"] = vector.read_text(encoding="utf-8")
+    return files
+
+
 def manifest(vectors: Sequence[Vector], files: dict[str, str]) -> dict[str, Any]:
-    """The manifest: versions, counts, file hashes and the notes table."""
+    """The manifest: versions, counts, file hashes, the schemas and the notes table."""
     counts = Counter(v.group for v in vectors)
     return {
         "suite": "hatsuden-conformance",
@@ -59,6 +78,14 @@ def manifest(vectors: Sequence[Vector], files: dict[str, str]) -> dict[str, Any]
             }
             for group in GROUPS
         },
+        "schemas": {
+            name: {
+                "id": json.loads(text).get("$id"),
+                "sha256": hashlib.sha256(text.encode()).hexdigest(),
+            }
+            for name, text in files.items()
+            if name.startswith("schema/")
+        },
         "notes": dict(NOTES),
     }
 
@@ -69,6 +96,7 @@ def suite_files(vectors: Sequence[Vector]) -> dict[str, str]:
         f"{group}.jsonl": "".join(v.to_line() + "\n" for v in vectors if v.group == group)
         for group in GROUPS
     }
+    files |= schema_files()
     files["manifest.json"] = (
         json.dumps(manifest(vectors, files), indent=2, ensure_ascii=False) + "\n"
     )
@@ -79,6 +107,7 @@ def write_suite(directory: Path, vectors: Sequence[Vector]) -> None:
     """Write the suite's files into `directory` (created if needed)."""
     directory.mkdir(parents=True, exist_ok=True)
     for name, content in suite_files(vectors).items():
+        (directory / name).parent.mkdir(parents=True, exist_ok=True)
         (directory / name).write_text(content, encoding="utf-8")
 
 

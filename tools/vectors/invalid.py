@@ -503,6 +503,44 @@ def _more_json_vectors(states: Sequence[GameState]) -> Iterator[Vector | None]:
         )
 
 
+# -- letters of a token: ASCII only (issue 23 §4.7) ---------------------------------------------
+
+#: Non-ASCII letters and digits (full-width, accented) where a keyword, a word or a number is
+#: read: each is refused where it stands (NOTATION.md, "Letters of a token").
+_NON_ASCII_MOVES: Final = (
+    ("C\uff333 0S", "a full-width letter after the keyword"),
+    ("\uff23 S3 0S", "a full-width keyword"),
+    ("C\u00e9 S3 0S", "an accented letter after the keyword"),
+    ("C S3 0\uff33", "a full-width energy letter"),
+    ("C S\uff13 0S", "a full-width digit"),
+    ("PASS\u00c9", "an accented capital after PASS"),
+    ("=\uff33" + "3", "a full-width letter after ="),
+)
+_NON_ASCII_RULES: Final = (
+    (_STANDARD_RULES.replace("city_points", "city_points\u00e9"), "an accented word letter"),
+    (_STANDARD_RULES.replace("retake", "retak\u00e9"), "an accented letter in retake"),
+    ("\uff15" + _STANDARD_RULES[1:], "a full-width digit"),
+    (_STANDARD_RULES + "/any_s\u00e9t", "an accented letter in a variant word"),
+)
+_NON_ASCII_STATE: Final[tuple[tuple[str, _Mutation], ...]] = (
+    ("an accented word", lambda t: re.sub(r"phase=(\w+)", "phase=\\1\u00e9", t, count=1)),
+    ("a full-width digit", _replace_field("stall_count", "\uff10")),
+    ("a full-width card letter", lambda t: re.sub(r"( hands?=)[SGWHB]", "\\1\uff33", t, count=1)),
+)
+
+
+def _non_ascii_vectors(states: Sequence[GameState]) -> Iterator[Vector | None]:
+    for text, note in _NON_ASCII_MOVES:
+        yield _notation_vector("move", text, STANDARD, True, f"move, {note}")
+    for text, note in _NON_ASCII_RULES:
+        yield _notation_vector("rules", text, None, True, f"rules, {note}")
+    state = format_state(states[0])
+    seen = format_observation(observe(states[0], 0))
+    for note, mutate in _NON_ASCII_STATE:
+        yield _notation_vector("state", mutate(state), None, True, f"state, {note}")
+        yield _notation_vector("observation", mutate(seen), None, True, f"observation, {note}")
+
+
 def invalid_vectors(states: Sequence[GameState]) -> list[Vector]:
     """The ``invalid`` group, built around a few states of `states` (any phase, both modes).
 
@@ -521,5 +559,6 @@ def invalid_vectors(states: Sequence[GameState]) -> list[Vector]:
     produced += _observation_notation_vectors(chosen)
     produced += _json_vectors(chosen)
     produced += _more_json_vectors(chosen)
+    produced += _non_ascii_vectors(chosen)  # issue 23 §4.7
     vectors = [v for v in produced if v is not None]
     return list({v.id: v for v in vectors}.values())

@@ -136,7 +136,10 @@ fn every_conformance_vector() {
         }
         total += n;
     }
-    assert_eq!(total, 4063, "vectors in the suite");
+    // Every vector of the manifest ran (4,179 in the suite of issue 23).
+    let listed = manifest.get("vector_count").and_then(|c| c.as_int()).expect("vector_count");
+    assert_eq!(total as i128, listed, "vectors in the suite");
+    assert!(total >= 4179, "vectors in the suite: {total}");
     assert!(
         failures.is_empty(),
         "{} of {total} vectors failed:\n{}",

@@ -56,6 +56,10 @@ _VERBS_WITH_FS: Final = "C, C*, I, D, P, X, PASS, DT, NT, F, FS, DD, DX, E, A, M
 _TECH_BY_CODE: Final = MappingProxyType({code: tech for tech, code in TECH_CODES.items()})
 _ENERGY_BY_LETTER: Final = MappingProxyType({energy.letter: energy for energy in Energy})
 _MAX_DIGITS: Final = 9  # card values and rule parameters; longer numbers are refused
+# The letters of a token are ASCII only (NOTATION.md, "Letters of a token"): a non-ASCII letter
+# (a full-width or accented one) ends a keyword or a word, and is refused where it stands.
+_UPPER: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LOWER: Final = frozenset("abcdefghijklmnopqrstuvwxyz")
 
 
 class NotationError(InvalidInputError):
@@ -275,7 +279,7 @@ class _Scanner:
     def word(self, choices: dict[str, object], what: str) -> object:
         start = self.pos
         while self.pos < len(self.text) and (
-            self.text[self.pos].islower() or self.text[self.pos] in "_-"
+            self.text[self.pos] in _LOWER or self.text[self.pos] in "_-"
         ):
             self.pos += 1
         token = self.text[start : self.pos]
@@ -337,10 +341,10 @@ class _Scanner:
             if self.peek(3) in _TECH_BY_CODE:
                 return DealTech(self.tech())
             return Deal(self.card())
-        while self.pos < len(self.text) and (self.text[self.pos].isupper() or self.peek() == "*"):
+        while self.pos < len(self.text) and (self.text[self.pos] in _UPPER or self.peek() == "*"):
             self.pos += 1
         verb = self.text[start : self.pos]
-        if verb in _SPACED_VERBS and self.peek().islower():
+        if verb in _SPACED_VERBS and self.peek() in _LOWER:
             self.word_instead_of_notation(start)  # where "expected a space" would be reported
         bare = _BARE_MOVES.get(verb)
         if bare is not None:
@@ -398,7 +402,7 @@ class _Scanner:
         error points"): the first lowercase letter, right after the verb.
         """
         end = self.pos
-        while end < len(self.text) and self.text[end].isalpha():
+        while end < len(self.text) and self.text[end] in _UPPER | _LOWER:
             end += 1
         word = self.text[start:end]
         example = _WORD_EXAMPLES.get(word.lower())
@@ -419,7 +423,7 @@ class _Scanner:
         if self.peek() != "/":
             return False
         end = self.pos + 1
-        while end < len(self.text) and (self.text[end].islower() or self.text[end] == "_"):
+        while end < len(self.text) and (self.text[end] in _LOWER or self.text[end] == "_"):
             end += 1
         return self.text[self.pos + 1 : end] in _VARIANT_WORDS
 

@@ -545,10 +545,10 @@ class _TextReader:
 
     def number(self) -> int:
         start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos].isdigit():
+        while self.pos < len(self.text) and self.text[self.pos] in "0123456789":  # ASCII only
             self.pos += 1
         token = self.text[start : self.pos]
-        if not token or not token.isascii() or (len(token) > 1 and token[0] == "0"):
+        if not token or (len(token) > 1 and token[0] == "0"):
             raise self.error("expected a turn number", start)
         if len(token) > 9:
             raise self.error("a turn number has at most 9 digits", start)

@@ -4,8 +4,8 @@ The page holds the picture of every position in three views (all cards, player 0
 1's: the player views are drawn from `observe`), previous/next buttons and arrow keys, the move
 list in notation (as each view saw the moves) with the current move highlighted, a key to the
 move notation, and the final score sheet, folded away until the last move (the title and the
-header name the players, not the winner). It needs no network and no other file: the SVG, the CSS and the script are inline,
-and a Content-Security-Policy forbids every fetch.
+header name the players, not the winner). It needs no network and no other file: the SVG, the
+CSS and the script are inline, and a Content-Security-Policy forbids every fetch.
 
 Size: the pictures are drawn once per position and view by `board_svg`'s code, then stored as a
 table of distinct lines plus, per picture, the list of its line numbers; the script joins them
