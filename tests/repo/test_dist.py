@@ -73,8 +73,12 @@ def test_wheel_carries_license_specification_and_vectors(built: tuple[Path, Path
     assert license_text == (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert "License-File: LICENSE" in metadata
     assert "hatsuden_rules/py.typed" in names
-    vectors = {p.name for p in (ROOT / "conformance").iterdir()}
-    assert {n.rsplit("/", 1)[1] for n in names if "/conformance/vectors/" in n} == vectors
+    suite = ROOT / "conformance"  # the vectors and, in schema/, the JSON Schemas
+    vectors = {p.relative_to(suite).as_posix() for p in suite.rglob("*") if p.is_file()}
+    assert "schema/state.json" in vectors
+    folder = "/conformance/vectors/"
+    shipped = {n.split(folder, 1)[1] for n in names if folder in n}
+    assert shipped == vectors
     schemas = {p.name for p in (ROOT / "src/hatsuden_rules/schema").glob("*.json")}
     assert {n.rsplit("/", 1)[1] for n in names if n.startswith("hatsuden_rules/schema/")} == schemas
     assert not [n for n in names if "__pycache__" in n or n.startswith(("tests/", "docs/"))]
