@@ -252,3 +252,19 @@ def test_the_example_in_notation_md_replays() -> None:
     record = parse_record(example)
     assert format_record(record) == example
     assert not replay(record).is_over
+
+
+def test_a_turn_number_is_read_in_ascii_digits_only() -> None:
+    """A non-ASCII digit ends the turn number and is refused where it stands (NOTATION.md,
+    "Letters of a token"; issue 23 §4.7): `2².` at the `²`, a full-width two at its place."""
+    state, rng, moves = new_game(seed=3), random.Random(1), []
+    for _ in range(12):
+        moves.append(rng.choice(legal_moves(state)))
+        state = apply(state, moves[-1])
+    text = format_record(record_game(moves, seed=3))
+    assert "\n2. " in text
+    for digit, shift in (("2\u00b2", 1), ("\uff12", 0)):
+        bad = text.replace("\n2. ", f"\n{digit}. ", 1)
+        with pytest.raises(NotationError) as caught:
+            parse_record(bad)
+        assert caught.value.position == bad.index("\n" + digit) + 1 + shift
