@@ -204,10 +204,9 @@ def _default(action: argparse.Action, help_text: str) -> tuple[str, str]:
     if action.nargs == 0 and not isinstance(action, argparse._CountAction):
         # store_true, store_false, store_const: the flag is off until given; a flag that is
         # on for some configurations ("the default of choice and huge") says so.
+        # ("you move first (default: second)" is "you move first", off).
         shown = "on" if isinstance(action, argparse.BooleanOptionalAction) and default else "off"
-        if stated:
-            shown += f" ({_escape(stated)})"
-        elif (where := _DEFAULT_OF.search(help_text)) is not None:
+        if (where := _DEFAULT_OF.search(help_text)) is not None:
             shown += f"; on for {_escape(where['what'].strip())}"
         return shown, text
     if default is not None:
