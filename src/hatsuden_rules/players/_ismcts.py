@@ -151,11 +151,11 @@ class ISMCTSPlayer:
         if observation.phase is Phase.TECH:
             return _DRAW_TECH if _DRAW_TECH in moves else moves[0]
         if self.core == "native":
-            from hatsuden_rules import native
+            from hatsuden_rules.native import ismcts_search
 
             options = attrs.asdict(self)
             options.pop("core")
-            move, _ = native.ismcts_search(observation, rng.next()[0], options)
+            move, _ = ismcts_search(observation, rng.next()[0], options)
             if move not in moves:
                 raise InvalidInputError(
                     "legal_moves", f"the native search chose {move}, not listed"

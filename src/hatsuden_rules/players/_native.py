@@ -72,10 +72,10 @@ class NativePlayer:
         Raises:
             NativeUnavailableError: The native core is not installed.
         """
-        from hatsuden_rules import native
+        from hatsuden_rules.native import bot_choose
 
         observation, moves, rng = check_decision(observation, legal_moves, rng)
-        move = native.bot_choose(native_spec(self.player), observation, rng)
+        move = bot_choose(native_spec(self.player), observation, rng)
         if move not in moves:
             raise InvalidInputError("legal_moves", f"the native player chose {move}, not listed")
         return move
