@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-from hatsuden_rules import SplitMix64, legal_moves_from, observe
+from hatsuden_rules import Observation, SplitMix64, legal_moves_from, observe
 from hatsuden_rules import native as facade
 from hatsuden_rules.players import ISMCTSPlayer
 from hatsuden_rules.simulation import run_match, summarize
@@ -26,12 +26,12 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from bench_bots import positions
 
 
-def rate(core: str, iterations: int, searched: list[tuple[int, object]]) -> float:
+def rate(core: str, iterations: int, searched: list[tuple[int, Observation]]) -> float:
     """Iterations per CPU second of `core`'s search on `searched`."""
     player = ISMCTSPlayer(iterations=iterations, core=core)
     start = time.process_time()
     for k, seen in searched:
-        player.choose(seen, legal_moves_from(seen), SplitMix64(k))  # type: ignore[arg-type]
+        player.choose(seen, legal_moves_from(seen), SplitMix64(k))
     return iterations * len(searched) / (time.process_time() - start)
 
 

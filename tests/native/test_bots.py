@@ -86,7 +86,7 @@ def _without_timing(text: str) -> dict[str, object]:
 def _decisions(rules: Rules, seed: int, plies: int = 400) -> list[tuple[GameState, int]]:
     """The decisions of a seeded random game (position, generator state), at most `plies`."""
     state = new_game(seed=seed, rules=rules)
-    out = []
+    out: list[tuple[GameState, int]] = []
     rng = SplitMix64.from_seed(seed)
     while not state.is_over and len(out) < plies:
         moves = legal_moves(state)

@@ -563,13 +563,13 @@ def _results(
     indexes = range(first, first + games)
     if match.core == "native":  # batches of games per call into the native core
         size = max(1, min(256, games // (jobs * 4)))
-        chunks = [(i, min(size, first + games - i)) for i in range(first, first + games, size)]
+        spans = [(i, min(size, first + games - i)) for i in range(first, first + games, size)]
         if jobs == 1:
-            for chunk in chunks:
-                yield from _native_chunk(match, chunk)
+            for span in spans:
+                yield from _native_chunk(match, span)
             return
         with multiprocessing.get_context().Pool(jobs) as pool:
-            for batch in pool.imap_unordered(functools.partial(_native_chunk, match), chunks):
+            for batch in pool.imap_unordered(functools.partial(_native_chunk, match), spans):
                 yield from batch
         return
     if jobs == 1:
