@@ -105,17 +105,20 @@ fn greedy(o: &Observation, moves: &[Move], rng: SplitMix64) -> Result<Move, Inva
 }
 
 /// Play out the forced rest of the action: decline a tech draw, resolve an overflow (R17, R21).
+/// Allocates only when an overflow is to be resolved (no allocation for most moves).
 fn finish(mut state: State, player: usize, noise: u64) -> State {
-    let mut buf = Vec::with_capacity(64);
     while state.current_player() == player {
         match state.phase() {
             Phase::Tech => state = step(&state, Move::DeclineTech),
             Phase::Overflow => {
-                state.legal_moves(&mut buf);
-                let all = buf.clone();
+                let all = state.legal_moves_vec();
                 // Placements of Smart do not resolve an overflow (R40: placed first if drawn).
-                buf.retain(|m| matches!(m, Move::Flip { .. } | Move::FlipSet { .. } | Move::PlaceAccumulator { .. }));
-                let moves = if buf.is_empty() { &all } else { &buf };
+                let resolving: Vec<Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|m| matches!(m, Move::Flip { .. } | Move::FlipSet { .. } | Move::PlaceAccumulator { .. }))
+                    .collect();
+                let moves = if resolving.is_empty() { &all } else { &resolving };
                 let m = best(&state, moves, player, noise, false);
                 state = step(&state, m);
             }
