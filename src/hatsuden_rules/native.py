@@ -20,27 +20,41 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import importlib
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from hatsuden_rules import RULES_VERSION, HatsudenError
-from hatsuden_rules.notation import format_state, parse_move, parse_state
+from hatsuden_rules.notation import (
+    format_observation,
+    format_rules,
+    format_state,
+    parse_move,
+    parse_state,
+)
 from hatsuden_rules.serialization import from_json
+from hatsuden_rules.serialization._records import GameRecord, GameResult, format_record
 
 if TYPE_CHECKING:  # pragma: no cover - imports for annotations only
     from types import ModuleType
 
     from hatsuden_native import NativeState, PlayoutStats
 
-    from hatsuden_rules import GameState, Move, Score
+    from hatsuden_rules import GameState, Move, Observation, Rules, Score, SplitMix64
 
 __all__ = [
     "INSTALL_HINT",
+    "NativeGameRow",
+    "NativeSpec",
     "NativeUnavailableError",
+    "bot_choose",
     "divide",
     "from_native",
     "is_available",
+    "ismcts_search",
     "load",
+    "match_games",
     "perft",
     "playouts",
     "score",
@@ -55,19 +69,17 @@ class NativeUnavailableError(HatsudenError, ImportError):
     """The native core is not installed, or implements another `RULES_VERSION`."""
 
 
-_loaded: ModuleType | None = None
-
-
+@functools.cache
 def load() -> ModuleType:
     """The `hatsuden_native` module, checked to implement this library's `RULES_VERSION`.
+
+    Imported and checked once (a failure is not remembered: installing the package later in the
+    same process works).
 
     Raises:
         NativeUnavailableError: It is not installed (the message names the install command), or
             it implements another version of the rules.
     """
-    global _loaded  # noqa: PLW0603 - the module, imported and checked once
-    if _loaded is not None:
-        return _loaded
     try:
         module = importlib.import_module("hatsuden_native")
     except ImportError as error:
@@ -82,7 +94,6 @@ def load() -> ModuleType:
             f"implements RULES_VERSION {RULES_VERSION}: install the matching native core "
             f"({INSTALL_HINT})"
         )
-    _loaded = module
     return module
 
 
@@ -170,3 +181,92 @@ def playouts(
 def score(state: NativeState) -> Score:
     """The score sheet of a native state (R27-R29), as the library's `Score`."""
     return from_json(state.score_json(), "score")
+
+
+#: A native player: its kind (``random``, ``greedy``, ``ismcts``) and its options (the fields
+#: of its Python class, e.g. ``{"iterations": 200}``).
+NativeSpec = tuple[str, Mapping[str, "int | float | None"]]
+
+
+def bot_choose(spec: NativeSpec, observation: Observation, rng: SplitMix64) -> Move:
+    """The move the native player `spec` chooses from `observation` with the generator `rng`.
+
+    The same move as the Python player's ``choose(observation, legal_moves_from(observation),
+    rng)`` for ``random`` and ``greedy``; ``ismcts`` runs the same search natively.
+
+    Raises:
+        NativeUnavailableError: See `load`.
+        InvalidInputError: An unknown player or option, or no decision to make.
+    """
+    module = load()
+    kind, options = spec
+    text = module.bot_choose(kind, dict(options), format_observation(observation), rng.state)
+    return parse_move(text, observation.rules)
+
+
+def ismcts_search(
+    observation: Observation, seed: int, options: Mapping[str, int | float | None]
+) -> tuple[Move, int]:
+    """One native ISMCTS search from `observation`: the move and the iterations run.
+
+    `seed` seeds the determinizations (R38), as ``ISMCTSPlayer`` seeds them from its
+    generator's first output; `options` are the player's fields. With a ``time_limit``, the
+    number of iterations depends on the machine's speed.
+
+    Raises:
+        NativeUnavailableError: See `load`.
+    """
+    module = load()
+    text, iterations = module.ismcts_search(format_observation(observation), seed, dict(options))
+    return parse_move(text, observation.rules), iterations
+
+
+#: One game of `match_games`: ``((index, deal_seed, winner, decided_by, end_reason), (totals,
+#: energy_points, city_points, row_supply, energy_winners), (turns, plies, decisions,
+#: think_seconds, techs_drawn), record_text)``, by seat.
+NativeGameRow = tuple[Any, Any, Any, "str | None"]
+
+
+def match_games(
+    rules: Rules,
+    players: tuple[NativeSpec, NativeSpec],
+    *,
+    seed: int,
+    first: int,
+    count: int,
+    names: tuple[str, str] | None = None,
+) -> list[NativeGameRow]:
+    """Games ``first .. first + count`` of a match seeded `seed`, played on the native core.
+
+    The games of `hatsuden_rules.simulation.run_match` (seats alternated, deals shared by
+    pairs, every decision seeded per game), the whole game in Rust. With `names` (the specs at
+    the match's seats A and B), each game's record text is built too (``format_record``).
+
+    Raises:
+        NativeUnavailableError: See `load`.
+        InvalidInputError: A rule set beyond the native core's capacity, or a bad option.
+    """
+    module = load()
+    specs = tuple((kind, dict(options)) for kind, options in players)
+    rows = module.play_match(
+        format_rules(rules), specs, seed, first, count, record=names is not None
+    )
+    out: list[NativeGameRow] = []
+    for head, sheet, play, record in rows:
+        text = None
+        if record is not None and names is not None:
+            final_text, moves = record
+            index = head[0]
+            seats = names if index % 2 == 0 else (names[1], names[0])
+            final = parse_state(final_text)
+            text = format_record(
+                GameRecord(
+                    rules=rules,
+                    seed=head[1],
+                    moves=tuple(parse_move(m, rules) for m in moves),
+                    players=seats,
+                    result=GameResult.of(final),
+                )
+            )
+        out.append((head, sheet, play, text))
+    return out

@@ -27,8 +27,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "notation": frozenset({"_core", "observation", "_positions"}),
     "serialization": frozenset({"_core", "observation", "_positions", "notation"}),
     "svg": frozenset({"_core", "observation", "notation", "serialization"}),
-    "players": frozenset({"_core", "observation"}),
-    "simulation": frozenset({"_core", "observation", "players", "serialization", "facade"}),
+    "players": frozenset({"_core", "observation", "native"}),
+    "simulation": frozenset(
+        {"_core", "observation", "players", "serialization", "native", "facade"}
+    ),
     "native": frozenset({"notation", "serialization", "facade"}),
     "integrations": frozenset({"_core", "actions", "observation", "notation", "native"}),
     "modelcheck": frozenset({"_core", "notation", "facade"}),

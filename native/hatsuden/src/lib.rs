@@ -33,9 +33,12 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod adapter;
+pub mod bots;
 pub mod docs;
 mod engine;
 pub mod error;
+pub mod heuristics;
+pub mod ismcts;
 pub mod json;
 mod moves;
 pub mod notation;

@@ -42,7 +42,7 @@ from hatsuden_rules import __version__
 from hatsuden_rules._core.errors import HatsudenError, InvalidInputError, InvalidRulesError
 from hatsuden_rules._core.rules import STANDARD, Rules
 from hatsuden_rules.cli._flags import add_rule_flags, rules_from_args
-from hatsuden_rules.players import PLAYERS, make_player
+from hatsuden_rules.players import PLAYERS, Player, make_player
 
 __all__ = ["CommandParser", "build_parser", "did_you_mean", "main", "parse_rules_option"]
 
@@ -212,6 +212,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     target.add_argument("--no-record", action="store_true", help="do not save a game record")
     where.add_argument("--force", action="store_true", help="with --record: overwrite PATH")
+    play.add_argument(
+        "--core",
+        choices=("python", "native"),
+        default="python",
+        help="where the bot thinks: python (default) or native (the Rust core, the 'native' "
+        "extra: the same moves for random and greedy, a faster ismcts)",
+    )
     add_rule_flags(play, configs=configs)
 
     simulate = commands.add_parser(
@@ -227,6 +234,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--games", type=_positive, required=True, metavar="N", help="how many games"
     )
     simulate.add_argument("--seed", type=_int, default=0, metavar="S", help="match seed (0)")
+    simulate.add_argument(
+        "--core",
+        choices=("python", "native"),
+        default="python",
+        help="python: the reference engine and bots (default); native: every game on the Rust "
+        "core (the 'native' extra), the same games for random and greedy players",
+    )
     run = simulate.add_argument_group("where the games run")
     run.add_argument(
         "--backend",
@@ -333,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{PROG} {args.command}: error: invalid rules: {error}", file=sys.stderr)
             return 2
         if args.command == "play":
-            return _play(args)
+            return _play_command(args)
         if args.command == "simulate":
             return _simulate(args)
         return _demo(args)
@@ -353,7 +367,7 @@ def _usage_error(command: str, message: str) -> int:
     return 2
 
 
-def _play(args: argparse.Namespace) -> int:
+def _play_command(args: argparse.Namespace) -> int:  # not _play: the submodule cli._play
     from hatsuden_rules.cli._play import fresh_path, play_session
 
     if args.force and args.record is None:
@@ -373,8 +387,15 @@ def _play(args: argparse.Namespace) -> int:
             )
     else:
         record = fresh_path(f"hatsuden-game-{seed}.txt")
+    bot: Player = make_player(args.opponent)
+    if args.core == "native":
+        from hatsuden_rules import native
+        from hatsuden_rules.players import NativePlayer
+
+        native.load()  # a missing native core: one line, before the game starts
+        bot = NativePlayer(bot)
     return play_session(
-        make_player(args.opponent),
+        bot,
         bot_name=args.opponent,
         seed=seed,
         human_first=args.first,
@@ -417,8 +438,9 @@ def _simulate(args: argparse.Namespace) -> int:
             address=args.address,
             save_games=args.save_games,
             overwrite=args.force,
+            core=args.core,
         )
-    except ImportError as error:  # the ray extra is missing
+    except ImportError as error:  # the ray or native extra is missing
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1
     seconds = time.perf_counter() - start

@@ -107,6 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--divide", action="store_true", help="with --perft: the depth-N count per first move"
     )
+    run.add_argument(
+        "--core",
+        choices=("python", "native"),
+        default="python",
+        help="the rules engine: python (the reference, default) or native (the Rust core, the"
+        " 'native' extra); the same counts on both",
+    )
     run.add_argument("--max-states", type=_positive_int, metavar="N", help="stop after N states")
     run.add_argument("--max-depth", type=int, metavar="N", help="do not expand beyond depth N")
     run.add_argument(
@@ -394,8 +401,15 @@ def _compare_golden(result: CheckResult, path: str, name: str) -> int:
 
 
 def _run_perft(rules: Rules, args: argparse.Namespace) -> int:
-    counts = perft(rules, args.perft)
-    per_move = divide(rules, args.perft) if args.divide else None
+    if args.core == "native":  # the same counts from the Rust core (R34)
+        from hatsuden_rules import native, new_game
+
+        root = native.to_native(new_game(rules=rules))
+        counts = native.perft(root, args.perft)
+        per_move = native.divide(root, args.perft) if args.divide else None
+    else:
+        counts = perft(rules, args.perft)
+        per_move = divide(rules, args.perft) if args.divide else None
     if args.json:
         data: dict[str, Any] = {"rules": rules_json(rules), "perft": counts}
         if per_move is not None:

@@ -144,11 +144,10 @@ def _draw(observation: Observation, state: GameState, moves: tuple[Move, ...]) -
     if best_take is not None and can_draw:
         unseen = Counter(observation.unseen_cards())
         total = sum(unseen.values())
-        expected = (
-            sum(n * placement_gain(state, index[card]) for card, n in unseen.items()) / total
-            if total
-            else 0.0
-        )
+        expected = 0.0  # a plain left-to-right sum, as the native core's (no compensation)
+        for card, n in unseen.items():
+            expected += n * placement_gain(state, index[card])
+        expected = expected / total if total else 0.0
         if best_gain > expected + 0.1:
             return best_take
         return DrawFromDeck()

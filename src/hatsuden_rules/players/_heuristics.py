@@ -177,11 +177,14 @@ def _judge(state: GameState, player: int) -> tuple[int, float, int]:
         their_open = 0 if final else sum(1 for c in cells if their_free[c])
         total += city_outlook(my_supply, my_open, demand, top)
         total -= city_outlook(their_supply, their_open, demand, top)
-    if not final:
-        for tech in enc.tech_hands(state)[player]:
-            total += _HELD[tech]
-        for tech in enc.tech_hands(state)[1 - player]:
-            total -= _HELD[tech]
+    if not final:  # canonical order (R3), not the set's: the same sum in every process
+        mine_held, theirs_held = enc.tech_hands(state)[player], enc.tech_hands(state)[1 - player]
+        for tech in Tech:
+            if tech in mine_held:
+                total += _HELD[tech]
+        for tech in Tech:
+            if tech in theirs_held:
+                total -= _HELD[tech]
     lead = supplies if rules.tiebreak is Tiebreak.SUPPLY else cities
     return margin, total, (lead > 0) - (lead < 0)
 
@@ -319,7 +322,9 @@ class _Context:
         counts: dict[int, int] = {}
         for card in cards:
             counts[card] = counts.get(card, 0) + 1
-        total = sum(n * self.best_placement(card) for card, n in counts.items())
+        total = 0.0  # a plain left-to-right sum (sum() of floats is compensated from 3.12 on)
+        for card, n in counts.items():
+            total += n * self.best_placement(card)
         return total / len(cards)
 
     def best_placement(self, card: int) -> float:

@@ -77,6 +77,19 @@ def _number_above(low: float, *, strict: bool, optional: bool = False) -> _Valid
     return check
 
 
+_CORES = ("python", "native")
+
+
+def _one_of(choices: tuple[str, ...]) -> _Validator:
+    def check(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if value not in choices or type(value) is not str:
+            raise InvalidInputError(
+                attribute.name, f"must be one of {', '.join(choices)}, got {value!r}"
+            )
+
+    return check
+
+
 @attrs.frozen(kw_only=True)
 class ISMCTSPlayer:
     """Information-set MCTS over `sample_state` determinizations; seeded and reproducible.
@@ -99,6 +112,11 @@ class ISMCTSPlayer:
         prior_visits: Virtual visits given to each root move at its one-ply evaluation.
         rollout_randomness: One rollout action in this many is uniformly random (0: none; the
             rollout policy breaks its ties at random anyway).
+        core: ``"python"`` (this module) or ``"native"``: the same search on the Rust core
+            (the ``native`` extra), many times faster. The native search makes the same
+            floating-point operations in the same order, so with the same seed and no
+            `time_limit` it chooses the same move wherever the platform's ``exp`` and ``log``
+            agree with Python's (tested on the project machine; not promised elsewhere).
 
     Examples:
         >>> from hatsuden_rules import SplitMix64, new_game, observe, legal_moves_from
@@ -118,6 +136,7 @@ class ISMCTSPlayer:
     temperature: float = attrs.field(default=1.5, validator=_number_above(0, strict=True))
     prior_visits: int = attrs.field(default=5, validator=_int_from(0))
     rollout_randomness: int = attrs.field(default=0, validator=_int_from(0))
+    core: str = attrs.field(default="python", validator=_one_of(_CORES))
 
     def choose(
         self, observation: Observation, legal_moves: Sequence[Move], rng: SplitMix64 | int
@@ -131,6 +150,17 @@ class ISMCTSPlayer:
             return moves[0]
         if observation.phase is Phase.TECH:
             return _DRAW_TECH if _DRAW_TECH in moves else moves[0]
+        if self.core == "native":
+            from hatsuden_rules.native import ismcts_search
+
+            options = attrs.asdict(self)
+            options.pop("core")
+            move, _ = ismcts_search(observation, rng.next()[0], options)
+            if move not in moves:
+                raise InvalidInputError(
+                    "legal_moves", f"the native search chose {move}, not listed"
+                )
+            return move
         return _search(self, observation, moves, rng.next()[0])
 
 

@@ -42,7 +42,7 @@ def make_player(spec: str) -> Player:
     """The player a spec names: ``NAME`` or ``NAME:FIELD=VALUE[:FIELD=VALUE...]``.
 
     NAME is one of `PLAYERS`; the fields are the player's configuration (see its class), with
-    int, float or ``none`` values.
+    int, float or ``none`` values, or a word for a text field (``ismcts:core=native``).
 
     Raises:
         InvalidInputError: An unknown name or field, or a value the player refuses (the field is
@@ -61,7 +61,8 @@ def make_player(spec: str) -> Player:
     if factory is None:
         known = ", ".join(sorted(PLAYERS))
         raise InvalidInputError("player", f"unknown player {name!r} (known: {known})")
-    fields = set(attrs.fields_dict(factory))
+    attributes = attrs.fields_dict(factory)
+    fields = set(attributes)
     kwargs: dict[str, Any] = {}
     for option in options:
         key, equals, text = option.partition("=")
@@ -77,5 +78,8 @@ def make_player(spec: str) -> Player:
             raise InvalidInputError(
                 "player", f"unknown field {key!r} for {name}: {hint}(fields: {allowed})"
             )
-        kwargs[key] = _value(text.strip())
+        if isinstance(attributes[key].default, str):  # a word: ismcts:core=native
+            kwargs[key] = text.strip().lower()
+        else:
+            kwargs[key] = _value(text.strip())
     return factory(**kwargs)

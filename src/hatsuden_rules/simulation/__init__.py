@@ -52,6 +52,7 @@ from hatsuden_rules.simulation._ray import BackendError, ray_results, ray_sessio
 
 __all__ = [
     "BACKENDS",
+    "CORES",
     "BackendError",
     "GameSummary",
     "MatchSummary",
@@ -309,6 +310,72 @@ class _Match:
     seed: int
     rules: Rules
     record: bool
+    core: str = "python"
+
+
+#: The engines a match can run on: the reference, or the Rust core (the ``native`` extra).
+CORES: Final = ("python", "native")
+
+
+def _native_games(match: _Match, first: int, count: int) -> list[tuple[GameSummary, str | None]]:
+    """Games ``first .. first + count`` of a match, played whole on the native core.
+
+    The same games as `_match_game` plays (the native bots draw from the portable sampler as
+    the Python ones do), summarized the same way.
+    """
+    from hatsuden_rules import native
+    from hatsuden_rules.players import native_spec
+
+    names = match.names
+    specs = (native_spec(make_player(names[0])), native_spec(make_player(names[1])))
+    rows = native.match_games(
+        match.rules,
+        specs,
+        seed=match.seed,
+        first=first,
+        count=count,
+        names=names if match.record else None,
+    )
+    demand = match.rules.city_demand
+    out: list[tuple[GameSummary, str | None]] = []
+    for head, sheet, play, text in rows:
+        index, deal, winner, decided_by, end_reason = head
+        totals, energy, city, supply, energy_winners = sheet
+        turns, plies, decisions, seconds, techs = play
+        summary = GameSummary(
+            index=index,
+            deal_seed=deal,
+            names=names if index % 2 == 0 else (names[1], names[0]),
+            swapped=index % 2 == 1,
+            winner=winner,
+            decided_by=Decision(decided_by),
+            end_reason=EndReason(end_reason),
+            totals=totals,
+            energy_points=energy,
+            city_points=city,
+            row_supply=supply,
+            energies_won=(energy_winners.count(0), energy_winners.count(1)),
+            energies_tied=energy_winners.count(None),
+            cities_on_demand=(
+                sum(1 for s in supply[0] if s == demand),
+                sum(1 for s in supply[1] if s == demand),
+            ),
+            cities_short=(
+                sum(1 for s in supply[0] if s <= demand - 2),
+                sum(1 for s in supply[1] if s <= demand - 2),
+            ),
+            turns=turns,
+            plies=plies,
+            decisions=decisions,
+            think_seconds=seconds,
+            techs_drawn=(tuple(map(Tech, techs[0])), tuple(map(Tech, techs[1]))),
+        )
+        out.append((summary, text))
+    return out
+
+
+def _native_chunk(match: _Match, chunk: tuple[int, int]) -> list[tuple[GameSummary, str | None]]:
+    return _native_games(match, chunk[0], chunk[1])
 
 
 def _match_game(match: _Match, index: int) -> tuple[GameSummary, str | None]:
@@ -316,6 +383,8 @@ def _match_game(match: _Match, index: int) -> tuple[GameSummary, str | None]:
 
     A top-level function, so that worker processes and Ray workers can run it.
     """
+    if match.core == "native":
+        return _native_games(match, index, 1)[0]
     names, seed, rules = match.names, match.seed, match.rules
     seats = names if index % 2 == 0 else (names[1], names[0])
     players = (make_player(seats[0]), make_player(seats[1]))
@@ -358,6 +427,7 @@ def run_match(
     address: str | None = None,
     save_games: str | os.PathLike[str] | None = None,
     overwrite: bool = False,
+    core: str = "python",
 ) -> tuple[GameSummary, ...]:
     """Play `games` games between two player specs, seats alternated, on `jobs` processes.
 
@@ -387,6 +457,9 @@ def run_match(
             process, whatever the backend.
         overwrite: Replace record files that already exist in `save_games` (otherwise the
             match refuses to start).
+        core: ``"python"`` (the reference engine and players) or ``"native"``: every game
+            played whole on the Rust core (the ``native`` extra; random, greedy and ISMCTS
+            players). Random and greedy matches are the same games on both cores.
 
     Returns:
         The games in index order.
@@ -415,10 +488,19 @@ def run_match(
         raise InvalidInputError("jobs", "a Ray cluster uses its own CPUs: give jobs or address")
     if type(first) is not int or first < 0:
         raise InvalidInputError("first", f"must be an int >= 0, got {first!r}")
+    if core not in CORES:
+        raise InvalidInputError("core", f"expected one of {', '.join(CORES)}, got {core!r}")
+    if core == "native":  # eager: a missing native core or a player without a twin
+        from hatsuden_rules import native
+        from hatsuden_rules.players import native_spec
+
+        native.load()
+        for spec in names:
+            native_spec(make_player(spec))
     directory = None if save_games is None else _records_directory(save_games)
     if directory is not None and not overwrite:
         _refuse_existing(directory, seed, range(first, first + games))
-    match = _Match(names, seed, rules, directory is not None)
+    match = _Match(names, seed, rules, directory is not None, core)
     results: list[GameSummary] = []
     for summary, text in _results(match, first, games, jobs, backend, address):
         if directory is not None and text is not None:
@@ -479,6 +561,17 @@ def _results(
         return
     jobs = min(jobs or os.cpu_count() or 1, games)
     indexes = range(first, first + games)
+    if match.core == "native":  # batches of games per call into the native core
+        size = max(1, min(256, games // (jobs * 4)))
+        spans = [(i, min(size, first + games - i)) for i in range(first, first + games, size)]
+        if jobs == 1:
+            for span in spans:
+                yield from _native_chunk(match, span)
+            return
+        with multiprocessing.get_context().Pool(jobs) as pool:
+            for batch in pool.imap_unordered(functools.partial(_native_chunk, match), spans):
+                yield from batch
+        return
     if jobs == 1:
         for index in indexes:
             yield _match_game(match, index)

@@ -21,9 +21,12 @@ from ._native import (
     NativeState,
     PlayoutStats,
     __version__,
+    bot_choose,
     canonical,
     divide,
+    ismcts_search,
     perft,
+    play_match,
     playouts,
 )
 
@@ -33,8 +36,11 @@ __all__ = [
     "NativeState",
     "PlayoutStats",
     "__version__",
+    "bot_choose",
     "canonical",
     "divide",
+    "ismcts_search",
     "perft",
+    "play_match",
     "playouts",
 ]

@@ -1,5 +1,6 @@
 """Type stubs of the Rust extension module `hatsuden_native._native` (src/lib.rs)."""
 
+from collections.abc import Mapping
 from typing import Final, final
 
 __all__ = [
@@ -9,9 +10,12 @@ __all__ = [
     "PlayoutStats",
     "__version__",
     "_panic_for_tests",
+    "bot_choose",
     "canonical",
     "divide",
+    "ismcts_search",
     "perft",
+    "play_match",
     "playouts",
     "serve_stdio",
 ]
@@ -79,3 +83,31 @@ def playouts(state: NativeState, n: int, seed: int, max_plies: int = 100_000) ->
 def canonical(kind: str, text: str, rules: str | None = None) -> str: ...
 def serve_stdio() -> int: ...
 def _panic_for_tests() -> None: ...
+
+#: A native player: kind (random, greedy, ismcts) and options (the Python class's fields).
+_Spec = tuple[str, Mapping[str, int | float | None]]
+_Pair = tuple[int, int]
+#: ((index, deal_seed, winner, decided_by, end_reason),
+#:  (totals, energy_points, city_points, row_supply, energy_winners),
+#:  (turns, plies, decisions, think_seconds, techs_drawn), record) -- by seat.
+_GameRow = tuple[
+    tuple[int, int, int, str, str],
+    tuple[_Pair, _Pair, _Pair, tuple[_Pair, _Pair], list[int | None]],
+    tuple[int, int, _Pair, tuple[float, float], tuple[list[str], list[str]]],
+    tuple[str, list[str]] | None,
+]
+
+def play_match(
+    rules: str,
+    players: tuple[_Spec, _Spec],
+    seed: int,
+    first: int,
+    count: int,
+    record: bool = False,
+) -> list[_GameRow]: ...
+def bot_choose(
+    kind: str, options: Mapping[str, int | float | None], observation: str, rng_state: int
+) -> str: ...
+def ismcts_search(
+    observation: str, seed: int, options: Mapping[str, int | float | None]
+) -> tuple[str, int]: ...
