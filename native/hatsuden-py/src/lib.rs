@@ -12,6 +12,8 @@
 
 #![forbid(unsafe_code)]
 
+mod check;
+
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -515,6 +517,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(serve_stdio, m)?)?;
     m.add_function(wrap_pyfunction!(canonical, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add_function(wrap_pyfunction!(check::model_check, m)?)?;
+    m.add_function(wrap_pyfunction!(check::game_value, m)?)?;
     m.add("RULES_VERSION", RULES_VERSION)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("STATE_SIZE_BYTES", std::mem::size_of::<State>())?;

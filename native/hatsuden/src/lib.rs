@@ -36,6 +36,8 @@ pub mod adapter;
 pub mod docs;
 mod engine;
 pub mod error;
+#[cfg(feature = "fault-injection")]
+pub mod fault;
 pub mod json;
 mod moves;
 pub mod notation;

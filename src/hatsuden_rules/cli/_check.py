@@ -156,6 +156,14 @@ def build_parser() -> argparse.ArgumentParser:
         "engine (the fingerprint engine needs the 'check' extra: numpy)"
     )
     engine.add_argument(
+        "--core",
+        choices=("python", "native"),
+        default="python",
+        help="python: the reference checker (default); native: the Rust checker of the 'native'"
+        " extra, with the same properties, figures, verdicts and counterexamples (84-bit"
+        " fingerprints, files on disk; --workers, --checkpoint, --resume, --max-memory apply)",
+    )
+    engine.add_argument(
         "--engine",
         choices=("memory", "disk"),
         help="memory: exact state identity, everything in memory (the default); disk: 64-bit"
@@ -206,7 +214,6 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument(
         "--progress-every",
         type=_positive_float,
-        default=5.0,
         metavar="S",
         help="seconds between progress lines (default 5)",
     )
@@ -254,6 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--golden counts the full state space: drop --symmetry")
     if args.max_depth is not None and args.max_depth < 0:
         parser.error(f"--max-depth: must be an int >= 0, got {args.max_depth}")
+    if args.core == "native" and args.perft is None:
+        from hatsuden_rules.cli._check_native import run_native
+
+        return run_native(args)
     if args.positions is None:
         args.positions = args.config in POSITION_CONFIGS
     if args.soundness and args.positions:
@@ -307,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_seconds=args.max_seconds,
             max_violations=args.max_violations,
             progress=None if args.quiet else _progress,
-            progress_every=args.progress_every,
+            progress_every=args.progress_every or 5.0,
             symmetry=args.symmetry,
             exhaustive=args.exhaustive,
             positions=args.positions,

@@ -23,6 +23,8 @@ from ._native import (
     __version__,
     canonical,
     divide,
+    game_value,
+    model_check,
     perft,
     playouts,
 )
@@ -35,6 +37,8 @@ __all__ = [
     "__version__",
     "canonical",
     "divide",
+    "game_value",
+    "model_check",
     "perft",
     "playouts",
 ]

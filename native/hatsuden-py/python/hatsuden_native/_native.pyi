@@ -11,6 +11,8 @@ __all__ = [
     "_panic_for_tests",
     "canonical",
     "divide",
+    "game_value",
+    "model_check",
     "perft",
     "playouts",
     "serve_stdio",
@@ -79,3 +81,20 @@ def playouts(state: NativeState, n: int, seed: int, max_plies: int = 100_000) ->
 def canonical(kind: str, text: str, rules: str | None = None) -> str: ...
 def serve_stdio() -> int: ...
 def _panic_for_tests() -> None: ...
+def model_check(
+    rules: str,
+    *,
+    positions: bool,
+    workers: int = 1,
+    max_states: int | None = None,
+    max_memory: int | None = None,
+    checkpoint: str | None = None,
+    resume: bool = False,
+    max_violations: int = 10,
+    progress: bool = False,
+    require_coverage: bool | None = None,
+) -> str:
+    """The native model check of `rules` (notation), as the JSON of ``hatsuden-native-check``."""
+
+def game_value(rules: str) -> tuple[str, int]:
+    """P(player 0 wins) under perfect play and information (a fraction's text), and positions."""
