@@ -164,6 +164,18 @@ def build_parser() -> argparse.ArgumentParser:
         " fingerprints, files on disk; --workers, --checkpoint, --resume, --max-memory apply)",
     )
     engine.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        help="with --core native: local (this machine, the default) or ray (the fingerprint space"
+        " partitioned among --workers N Ray actors; the 'ray' extra)",
+    )
+    engine.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: the Ray cluster to connect to (e.g. auto); default: start a"
+        " local Ray instance",
+    )
+    engine.add_argument(
         "--engine",
         choices=("memory", "disk"),
         help="memory: exact state identity, everything in memory (the default); disk: 64-bit"
@@ -265,6 +277,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hatsuden_rules.cli._check_native import run_native
 
         return run_native(args)
+    if args.backend is not None or args.address is not None:
+        print(f"{PROG}: error: --backend and --address need --core native", file=sys.stderr)
+        return 2
     if args.positions is None:
         args.positions = args.config in POSITION_CONFIGS
     if args.soundness and args.positions:

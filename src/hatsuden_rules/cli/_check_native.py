@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any
 
-from hatsuden_rules import HatsudenError, InvalidRulesError
+from hatsuden_rules import HatsudenError, InvalidRulesError, Rules
 from hatsuden_rules.cli._check import PROG, rules_from_args
 from hatsuden_rules.modelcheck._configs import POSITION_CONFIGS
 from hatsuden_rules.modelcheck._native import (
@@ -78,6 +78,12 @@ def run_native(args: argparse.Namespace) -> int:
     except InvalidRulesError as error:
         return _error(f"invalid rules: {error}")
     positions = args.config in POSITION_CONFIGS if args.positions is None else args.positions
+    if args.address is not None and args.backend != "ray":
+        return _error("--address needs --backend ray")
+    if args.backend == "ray":
+        for flag, given in (("--max-memory", args.max_memory), ("--value", args.value or None)):
+            if given is not None:
+                return _error(f"{flag} does not apply to --backend ray (it runs on one machine)")
     try:
         if args.value:
             value = native_game_value(rules)
@@ -88,18 +94,21 @@ def run_native(args: argparse.Namespace) -> int:
                     f"rules {rules_line(rules)}\nvalue for player 0: {value} = {float(value):.6f}"
                 )
             return 0
-        document = native_check_document(
-            rules,
-            positions=positions,
-            workers=args.workers or 1,
-            max_states=args.max_states,
-            max_memory=args.max_memory,
-            checkpoint=args.checkpoint,
-            resume=args.resume,
-            max_violations=args.max_violations,
-            progress=not args.quiet,
-            require_coverage=True if args.require_coverage else None,
-        )
+        if args.backend == "ray":
+            document = _ray_document(args, rules, positions)
+        else:
+            document = native_check_document(
+                rules,
+                positions=positions,
+                workers=args.workers or 1,
+                max_states=args.max_states,
+                max_memory=args.max_memory,
+                checkpoint=args.checkpoint,
+                resume=args.resume,
+                max_violations=args.max_violations,
+                progress=not args.quiet,
+                require_coverage=True if args.require_coverage else None,
+            )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         if args.checkpoint is not None:
@@ -130,3 +139,27 @@ def run_native(args: argparse.Namespace) -> int:
 
         return _compare_golden(result, args.golden, args.config)
     return code
+
+
+def _ray_document(args: argparse.Namespace, rules: Rules, positions: bool) -> dict[str, Any]:
+    """The check on Ray: a local instance of ``--workers`` CPUs, or the cluster ``--address``."""
+    from hatsuden_rules.modelcheck._ray import ray_check
+    from hatsuden_rules.simulation._ray import ray_session
+
+    workers = args.workers or 1
+    with ray_session(args.address, jobs=workers):
+        return ray_check(
+            rules,
+            positions=positions,
+            workers=workers,
+            checkpoint=args.checkpoint,
+            resume=args.resume,
+            max_states=args.max_states,
+            max_violations=args.max_violations,
+            progress=None if args.quiet else _progress,
+            require_coverage=True if args.require_coverage else None,
+        )
+
+
+def _progress(line: str) -> None:
+    print(f"{PROG}: {line}", file=sys.stderr, flush=True)

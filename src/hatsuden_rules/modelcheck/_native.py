@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 #: The keys of the native checker's JSON document that `result_dict` does not have.
-NATIVE_EXTRAS = ("fingerprint_bits", "layer_sizes", "packed_words")
+NATIVE_EXTRAS = ("fingerprint_bits", "layer_sizes", "packed_words", "bytes_sent")
 
 #: How often the waiting thread wakes up to let a Ctrl-C through (seconds).
 _POLL = 0.2
@@ -82,7 +82,7 @@ def result_from_json(data: Mapping[str, Any], rules: Rules) -> CheckResult:
         exhaustive=False,  # R35 is re-applied on 1 transition in 16, as by default in Python
         coverage_required=bool(data["coverage_required"]),
         positions=bool(data["positions"]),
-        engine="native",
+        engine=str(data.get("engine", "native")),
         workers=int(data["workers"]),
         soundness_checked=int(data["soundness_checked"]),
         collision_probability=data["collision_probability"],

@@ -18,6 +18,7 @@ Examples:
 from ._native import (
     RULES_VERSION,
     STATE_SIZE_BYTES,
+    CheckShard,
     NativeState,
     PlayoutStats,
     __version__,
@@ -27,11 +28,14 @@ from ._native import (
     model_check,
     perft,
     playouts,
+    replay_ranks,
+    shard_result,
 )
 
 __all__ = [
     "RULES_VERSION",
     "STATE_SIZE_BYTES",
+    "CheckShard",
     "NativeState",
     "PlayoutStats",
     "__version__",
@@ -41,4 +45,6 @@ __all__ = [
     "model_check",
     "perft",
     "playouts",
+    "replay_ranks",
+    "shard_result",
 ]
