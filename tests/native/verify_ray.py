@@ -50,7 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f" {stats.bytes_successors / max(stats.states, 1):.1f}, codes"
                 f" {stats.bytes_codes / max(stats.states, 1):.1f}, termination"
                 f" {stats.bytes_termination / max(stats.states, 1):.1f}),"
-                f" {figures['microseconds_per_state']:.1f} us per state",
+                f" {figures['microseconds_per_state']:.1f} us per state (driver"
+                f" {stats.seconds_driver:.1f} s, termination {stats.seconds_termination:.1f} s),"
+                f" peak {document['peak_memory_mb']:.0f} MB per worker",
                 flush=True,
             )
     finally:

@@ -31,15 +31,17 @@ from hatsuden_rules.modelcheck._result import EXIT_CODES
 __all__ = ["PYTHON_ONLY", "run_native"]
 
 #: The options of the Python core only, with what the native core does instead.
-PYTHON_ONLY: dict[str, str] = {
-    "max_depth": "--max-depth (the native search has no depth limit: use --max-states)",
-    "max_seconds": "--max-seconds (the native search has no time limit: use --max-states)",
-    "symmetry": "--symmetry (the native core explores every state)",
-    "soundness": "--soundness (the native core checks soundness on 1 position in 256)",
-    "exhaustive": "--exhaustive (the native core checks R29 on every state, R35 on 1"
-    " transition in 16)",
-    "engine": "--engine (the native core has one engine: 84-bit fingerprints, files on disk)",
-    "progress_every": "--progress-every (the native core prints a line per layer)",
+PYTHON_ONLY: dict[str, tuple[str, str]] = {
+    "max_depth": ("--max-depth", "the native search has no depth limit: use --max-states"),
+    "max_seconds": ("--max-seconds", "the native search has no time limit: use --max-states"),
+    "symmetry": ("--symmetry", "the native core explores every state"),
+    "soundness": ("--soundness", "the native core checks soundness on 1 position in 256"),
+    "exhaustive": (
+        "--exhaustive",
+        "the native core checks R29 on every state, R35 on 1 transition in 16",
+    ),
+    "engine": ("--engine", "the native core has one engine: 84-bit fingerprints, files on disk"),
+    "progress_every": ("--progress-every", "the native core prints a line per layer"),
 }
 
 
@@ -59,10 +61,10 @@ def _emit(text: str) -> None:
 def _refused(args: argparse.Namespace) -> list[str]:
     """The options given that only the Python core has."""
     found = []
-    for name, text in PYTHON_ONLY.items():
+    for name, (flag, why) in PYTHON_ONLY.items():
         value = getattr(args, name, None)
         if value is not None and value is not False:
-            found.append(text)
+            found.append(f"{flag} does not apply to --core native ({why})")
     return found
 
 
@@ -70,7 +72,7 @@ def run_native(args: argparse.Namespace) -> int:
     """Run the model check (or ``--value``) of the parsed arguments on the native core."""
     refused = _refused(args)
     if refused:
-        return _error(f"{refused[0]} does not apply to --core native")
+        return _error(refused[0])
     if args.resume and args.checkpoint is None:
         return _error("--resume needs --checkpoint DIR")
     try:

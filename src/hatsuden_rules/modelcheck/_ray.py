@@ -50,13 +50,23 @@ class CheckBackendError(HatsudenError):
 class RayStats:
     """What a distributed run sent between its processes (for VERIFICATION.md's estimates)."""
 
-    __slots__ = ("bytes_codes", "bytes_successors", "bytes_termination", "seconds", "states")
+    __slots__ = (
+        "bytes_codes",
+        "bytes_successors",
+        "bytes_termination",
+        "seconds",
+        "seconds_driver",
+        "seconds_termination",
+        "states",
+    )
 
     def __init__(self) -> None:
         self.bytes_successors = 0
         self.bytes_codes = 0
         self.bytes_termination = 0
         self.seconds = 0.0
+        self.seconds_driver = 0.0  # merging the codes, the parent records, the sampled paths
+        self.seconds_termination = 0.0
         self.states = 0
 
     @property
@@ -74,6 +84,8 @@ class RayStats:
             "bytes_termination": self.bytes_termination,
             "bytes_per_state": self.bytes_sent / states,
             "seconds": self.seconds,
+            "seconds_driver": self.seconds_driver,
+            "seconds_termination": self.seconds_termination,
             "microseconds_per_state": 1e6 * self.seconds / states,
         }
 
@@ -235,11 +247,13 @@ def ray_check(
             size = states - layer_start
             max_depth = depth
             clock = time.monotonic()
+            driver = time.monotonic()
             paths: list[dict[int, list[int]]] = [{} for _ in range(n)]
             if positions:
                 first = -(-layer_start // _SOUNDNESS_EVERY) * _SOUNDNESS_EVERY
                 for number in range(first, states, _SOUNDNESS_EVERY):
                     paths[int(owners[number - layer_start])][number] = ranks_to(number)
+            stats.seconds_driver += time.monotonic() - driver
             outs = [
                 a.expand.options(num_returns=n + 1).remote(paths[i]) for i, a in enumerate(actors)
             ]
@@ -256,6 +270,7 @@ def ray_check(
             layer_found.sort(key=lambda f: (f[0], f[1]))  # stable: a state's problems in order
             found += layer_found[: max(0, max_violations - len(found))]
             layer_sizes.append(size)
+            driver = time.monotonic()
             arrays = [np.frombuffer(c, dtype="<u8") for c in codes]
             every = np.concatenate(arrays)
             order = np.argsort(every, kind="stable")
@@ -263,6 +278,9 @@ def ray_check(
             numbers = np.empty(new, dtype=np.uint64)
             numbers[order] = np.arange(states, states + new, dtype=np.uint64)
             bounds = np.cumsum([0] + [len(a) for a in arrays])
+            parents = np.concatenate([parents, every[order]])
+            owners = np.repeat(np.arange(n), [len(a) for a in arrays])[order]
+            stats.seconds_driver += time.monotonic() - driver
             ray.get(
                 [
                     a.number.remote(numbers[bounds[j] : bounds[j + 1]].tolist())
@@ -270,8 +288,6 @@ def ray_check(
                 ]
             )
             stats.bytes_codes += 16 * new  # each code to the driver, each number back
-            parents = np.concatenate([parents, every[order]])
-            owners = np.repeat(np.arange(n), [len(a) for a in arrays])[order]
             layer_start, states, depth = states, states + new, depth + 1
             if where is not None and meta_path is not None:
                 ray.get(
@@ -312,6 +328,7 @@ def ray_check(
         longest = None
         cycle = False
         if stopped_by is None:
+            clock = time.monotonic()
             outs = [a.edges_out.options(num_returns=n).remote() for a in actors]
             ray.get(_exchange(ray, actors, "indegrees_in", outs))
             stats.bytes_termination += 16 * int(counters[31])
@@ -323,6 +340,7 @@ def ray_check(
                 levels += 1
             stats.bytes_termination += 16 * int(counters[31])
             peeled = sum(ray.get([a.peeled.remote() for a in actors]))
+            stats.seconds_termination = time.monotonic() - clock
             if peeled == states:
                 longest = levels - 1
             else:
