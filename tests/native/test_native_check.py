@@ -10,6 +10,7 @@ seconds (``small``, by state and by position, and the variants R40 and R41 cut d
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from fractions import Fraction
@@ -184,3 +185,27 @@ def test_the_value_of_small_is_the_python_value() -> None:
     done = run_cli("--config", "small", "--value", "--json")
     assert done.returncode == 0, done.stderr
     assert Fraction(json.loads(done.stdout)["value"]) == game_value(SMALL)
+
+
+def test_ctrl_c_stops_the_run_at_once_and_the_checkpoint_resumes(tmp_path: Path) -> None:
+    """SIGINT reaches the command while Rust searches: exit 130, then --resume completes."""
+    where = str(tmp_path / "run")
+    command = [sys.executable, "-m", "hatsuden_rules.modelcheck", "--config", "medium"]
+    command += ["--core", "native", "--checkpoint", where]
+    with subprocess.Popen(
+        command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as run:
+        assert run.stderr is not None
+        first = run.stderr.readline()  # the first layer done: the search is under way
+        run.send_signal(signal.SIGINT)
+        _, rest = run.communicate(timeout=120)
+    assert first.startswith("depth"), first
+    assert run.returncode == 130
+    assert f"--checkpoint {where} --resume" in rest
+    resumed = run_cli("--config", "medium", "--checkpoint", where, "--resume", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))["configs"]["medium"]
+    data = json.loads(resumed.stdout)
+    assert data["states"] == golden["states"]
+    assert data["transitions"] == golden["transitions"]
+    assert data["longest_game"] == golden["longest_game"]

@@ -26,11 +26,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     import ray
 
     rules, positions = CONFIGS[args.config], args.config in POSITION_CONFIGS
+    import resource
+
     started = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_SELF)
     single = native_check(rules, positions=positions, workers=1)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     print(
         f"{args.config}: single process, 1 thread: {single.states:,} states,"
-        f" {single.transitions:,} transitions, {time.monotonic() - started:.1f} s, {single.result}",
+        f" {single.transitions:,} transitions, {time.monotonic() - started:.1f} s,"
+        f" CPU {1e6 * cpu / single.states:.1f} us per state, {single.result}",
         flush=True,
     )
     ray.init(num_cpus=max(args.workers), include_dashboard=False, log_to_driver=False)
@@ -50,7 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f" {stats.bytes_successors / max(stats.states, 1):.1f}, codes"
                 f" {stats.bytes_codes / max(stats.states, 1):.1f}, termination"
                 f" {stats.bytes_termination / max(stats.states, 1):.1f}),"
-                f" {figures['microseconds_per_state']:.1f} us per state (driver"
+                f" {figures['microseconds_per_state']:.1f} us per state, workers' CPU"
+                f" {figures['cpu_microseconds_per_state']:.1f} us per state (driver"
                 f" {stats.seconds_driver:.1f} s, termination {stats.seconds_termination:.1f} s),"
                 f" peak {document['peak_memory_mb']:.0f} MB per worker",
                 flush=True,

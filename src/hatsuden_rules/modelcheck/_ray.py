@@ -54,6 +54,7 @@ class RayStats:
         "bytes_codes",
         "bytes_successors",
         "bytes_termination",
+        "cpu_seconds",
         "seconds",
         "seconds_driver",
         "seconds_termination",
@@ -65,6 +66,7 @@ class RayStats:
         self.bytes_codes = 0
         self.bytes_termination = 0
         self.seconds = 0.0
+        self.cpu_seconds = 0.0  # of the workers together (their processes' user and system time)
         self.seconds_driver = 0.0  # merging the codes, the parent records, the sampled paths
         self.seconds_termination = 0.0
         self.states = 0
@@ -87,6 +89,7 @@ class RayStats:
             "seconds_driver": self.seconds_driver,
             "seconds_termination": self.seconds_termination,
             "microseconds_per_state": 1e6 * self.seconds / states,
+            "cpu_microseconds_per_state": 1e6 * self.cpu_seconds / states,
         }
 
 
@@ -142,6 +145,10 @@ def _worker_class(ray: Any) -> Any:
 
         def peak_mb(self) -> float:
             return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+        def cpu_seconds(self) -> float:
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            return usage.ru_utime + usage.ru_stime
 
         def states(self) -> int:
             count: int = self.shard.states()
@@ -346,6 +353,7 @@ def ray_check(
             else:
                 cycle = True
         peak = max(ray.get([a.peak_mb.remote() for a in actors]))
+        stats.cpu_seconds = sum(ray.get([a.cpu_seconds.remote() for a in actors]))
     except ray.exceptions.RayTaskError as error:
         reason = " ".join(str(error).split())[:200]
         raise CheckBackendError(f"a Ray worker failed during layer {depth}: {reason}") from None
