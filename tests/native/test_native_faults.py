@@ -21,6 +21,8 @@ import pytest
 
 from hatsuden_rules import Rules
 from hatsuden_rules.modelcheck import CONFIGS, CheckResult, check
+from hatsuden_rules.modelcheck._native import result_from_json
+from hatsuden_rules.modelcheck._report import format_summary, pytest_text
 from hatsuden_rules.notation import format_move, format_rules
 from tests.modelcheck.faults import CARDS, ENDLESS, plant
 
@@ -106,3 +108,22 @@ def test_without_a_fault_named_the_feature_changes_nothing(faulty_checker: Path)
     code, native = native_run(faulty_checker, SMALL, None)
     assert (code, native["result"]) == (0, "OK")
     assert native["states"] == check(SMALL).states
+
+
+def test_the_native_counterexample_is_printed_as_a_ready_to_paste_test(
+    faulty_checker: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R4: the native result, read back, prints each violation as a pytest test that replays
+    the shortest path and fails while the fault is there (and passes on the correct engine)."""
+    _, native = native_run(faulty_checker, CARDS, "discard-keeps-card")
+    result = result_from_json(native, CARDS)
+    text = format_summary(result)
+    assert "as a pytest test:" in text
+    first = pytest_text(result.violations[0], CARDS)
+    namespace: dict[str, Any] = {}
+    exec(compile(first, "<generated>", "exec"), namespace)
+    test = namespace["test_modelcheck_counterexample_r4"]
+    test()  # the correct engine: the replay finds nothing
+    plant(monkeypatch, "discard-keeps-card")
+    with pytest.raises(AssertionError, match="R4 is still broken"):
+        test()
