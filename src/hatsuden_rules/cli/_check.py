@@ -187,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_int,
         metavar="N",
         help="disk engine: processes expanding states (default 1; 2 uses both cores of the"
-        " project machine)",
+        " project machine); --core native: threads, or Ray actors with --backend ray",
     )
     engine.add_argument(
         "--max-memory",
