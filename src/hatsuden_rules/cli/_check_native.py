@@ -6,6 +6,8 @@ The options keep their meaning where they apply (``--config``, the rule flags, `
 ``--no-tests``, ``--quiet``), with the same verdicts, exit codes, reports and ready-to-paste
 tests as the Python core; an option of the Python core only is refused with a one-line error,
 never ignored. The native package missing is a one-line error naming its install command.
+``--backend ray [--address ADDR]`` runs the search on Ray actors (`modelcheck._ray`), in a Ray
+session of ``--workers`` CPUs or on the cluster at ``ADDR``.
 """
 
 from __future__ import annotations
