@@ -127,3 +127,48 @@ def test_the_native_counterexample_is_printed_as_a_ready_to_paste_test(
     plant(monkeypatch, "discard-keeps-card")
     with pytest.raises(AssertionError, match="R4 is still broken"):
         test()
+
+
+@pytest.mark.parametrize(
+    ("fault", "rules"),
+    [
+        ("discard-keeps-card", CARDS),
+        ("score-second-player", SMALL),
+        ("moves-reversed", SMALL),
+    ],
+)
+def test_the_sharded_search_finds_the_same_counterexamples(
+    faulty_checker: Path, fault: str, rules: Rules
+) -> None:
+    """The primitives of the Ray backend (3 shards, native/hatsuden-check/tests/shard_faults.rs)
+    find the violations of the single-process search, in order, with the same paths."""
+    env = dict(
+        os.environ,
+        HATSUDEN_FAULT=fault,
+        HATSUDEN_FAULT_RULES=format_rules(rules),
+        CARGO_PROFILE_DEV_OPT_LEVEL="2",
+        CARGO_PROFILE_DEV_DEBUG="0",
+    )
+    done = subprocess.run(
+        [
+            str(shutil.which("cargo")),
+            "test",
+            "--quiet",
+            "-p",
+            "hatsuden-check",
+            "--features",
+            "fault-injection",
+            "--test",
+            "shard_faults",
+            "--target-dir",
+            str(TARGET),
+        ],
+        cwd=NATIVE,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
