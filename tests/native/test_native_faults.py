@@ -132,6 +132,7 @@ def test_the_native_counterexample_is_printed_as_a_ready_to_paste_test(
 @pytest.mark.parametrize(
     ("fault", "rules"),
     [
+        ("stall-capped", ENDLESS),
         ("discard-keeps-card", CARDS),
         ("score-second-player", SMALL),
         ("moves-reversed", SMALL),
@@ -141,7 +142,8 @@ def test_the_sharded_search_finds_the_same_counterexamples(
     faulty_checker: Path, fault: str, rules: Rules
 ) -> None:
     """The primitives of the Ray backend (3 shards, native/hatsuden-check/tests/shard_faults.rs)
-    find the violations of the single-process search, in order, with the same paths."""
+    find the violations of the single-process search, in order, with the same paths; the cycle
+    (R25) too, walked the same way."""
     env = dict(
         os.environ,
         HATSUDEN_FAULT=fault,

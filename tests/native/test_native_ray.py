@@ -35,7 +35,12 @@ if not hasattr(hatsuden_native, "CheckShard"):  # pragma: no cover - an older bu
         "hatsuden-native predates the Ray backend: run make native", allow_module_level=True
     )
 
-from hatsuden_rules.modelcheck._ray import CheckBackendError, RayStats, ray_check  # noqa: E402
+from hatsuden_rules.modelcheck._ray import (  # noqa: E402
+    CheckBackendError,
+    RayStats,
+    _cycle,
+    ray_check,
+)
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +156,42 @@ def test_misplaced_backend_options_are_refused_in_one_line(flags: list[str], mes
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1
     assert message in done.stderr
+
+
+class _Call:
+    def __init__(self, function: Any) -> None:
+        self.remote = function
+
+
+class _FakeShard:
+    """A shard of a made-up graph after peeling, answering as `CheckShard` does."""
+
+    def __init__(self, states: dict[bytes, tuple[int, list[bytes], bool]]) -> None:
+        self.lowest_left = _Call(
+            lambda: min(((n, k) for k, (n, _, left) in states.items() if left), default=None)
+        )
+        self.left = _Call(lambda key: states[key][2])
+        self.successors = _Call(lambda key: states[key][:2])
+
+
+def test_a_cycle_is_walked_as_the_single_process_search_walks_it() -> None:
+    """R25: from the lowest-numbered state left, along the first successor left, to a repeat;
+    the path is the shortest path to the loop's first state, then the loop."""
+
+    def key(number: int, shard: int) -> bytes:
+        return ((shard << 64) | number).to_bytes(16, "little")
+
+    a, b, c, d = key(0, 0), key(1, 1), key(2, 0), key(3, 1)
+    graph = {a: (0, [b], False), b: (1, [d, c], True), c: (2, [b], True), d: (3, [], False)}
+    shards = [
+        _FakeShard({k: v for k, v in graph.items() if k in (a, c)}),
+        _FakeShard({k: v for k, v in graph.items() if k in (b, d)}),
+    ]
+
+    class _Ray:
+        @staticmethod
+        def get(value: Any) -> Any:
+            return value
+
+    parents = {1: [0], 2: [0, 1]}  # the move ranks from the start to states 1 and 2
+    assert _cycle(_Ray(), shards, lambda n: list(parents[n])) == ([0, 1, 0], 2)

@@ -344,6 +344,23 @@ impl Shard {
         self.peeled
     }
 
+    /// After peeling: the lowest-numbered state of this shard left with an in-degree (on a
+    /// cycle, or after one), with its fingerprint. The walk that shows a cycle starts at the
+    /// lowest of all shards, as the single-process search's does.
+    pub fn lowest_left(&self) -> Option<(u64, u128)> {
+        self.indegree.iter().filter(|(_, &d)| d > 0).map(|(k, _)| (self.visited[k], *k)).min()
+    }
+
+    /// Whether the state `key` (of this shard) was left with an in-degree after peeling.
+    pub fn left(&self, key: u128) -> bool {
+        self.indegree.get(&key).is_some_and(|&d| d > 0)
+    }
+
+    /// The number of the state `key` of this shard, and its successors in move order.
+    pub fn successors(&self, key: u128) -> Option<(u64, Vec<u128>)> {
+        Some((*self.visited.get(&key)?, self.edges.get(&key)?.clone()))
+    }
+
     /// This shard's state, for a checkpoint at the end of a layer (the frontier, the visited
     /// set and the transitions; the counters are the driver's).
     pub fn save(&self, path: &Path) -> Result<(), String> {

@@ -22,9 +22,14 @@ fn shards_find_the_violations_of_the_single_process_search() {
     assert_eq!(single.result, "VIOLATION");
     let sharded = common::run(rules, 3, false, None, many);
     assert_eq!(sharded.result, single.result);
-    let paths = |r: &hatsuden_check::CheckResult| -> Vec<(String, Vec<String>)> {
-        r.violations.iter().map(|v| (v.rule.clone(), v.path.clone())).collect()
+    let paths = |r: &hatsuden_check::CheckResult| -> Vec<(String, String, Vec<String>)> {
+        let with_message = |v: &hatsuden_check::Violation| v.rule == "R25";
+        r.violations
+            .iter()
+            .map(|v| (v.rule.clone(), if with_message(v) { v.message.clone() } else { String::new() }, v.path.clone()))
+            .collect()
     };
     assert_eq!(paths(&sharded), paths(&single));
     assert_eq!(sharded.states, single.states);
+    assert_eq!(sharded.longest_game, single.longest_game);
 }

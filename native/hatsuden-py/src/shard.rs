@@ -23,6 +23,11 @@ fn to_bytes(py: Python<'_>, batches: Vec<Vec<u8>>) -> Vec<Py<PyBytes>> {
     batches.into_iter().map(|b| PyBytes::new(py, &b).unbind()).collect()
 }
 
+fn key_of(py: Python<'_>, key: &[u8]) -> PyResult<u128> {
+    let bytes: [u8; 16] = key.try_into().map_err(|_| input_error(py, "key", "a fingerprint is 16 bytes"))?;
+    Ok(u128::from_le_bytes(bytes))
+}
+
 /// One worker's part of the distributed search: the states whose fingerprint it owns.
 #[pyclass(module = "hatsuden_native._native")]
 pub struct CheckShard {
@@ -107,6 +112,24 @@ impl CheckShard {
     /// The states peeled so far.
     fn peeled(&self) -> u64 {
         self.shard.peeled()
+    }
+
+    /// After peeling: the lowest-numbered state left with an in-degree, and its fingerprint
+    /// (16 bytes, little-endian), if any.
+    fn lowest_left(&self, py: Python<'_>) -> Option<(u64, Py<PyBytes>)> {
+        self.shard.lowest_left().map(|(n, k)| (n, PyBytes::new(py, &k.to_le_bytes()).unbind()))
+    }
+
+    /// Whether the state of fingerprint `key` was left with an in-degree after peeling.
+    fn left(&self, py: Python<'_>, key: Vec<u8>) -> PyResult<bool> {
+        Ok(self.shard.left(key_of(py, &key)?))
+    }
+
+    /// The number of the state of fingerprint `key` and its successors' fingerprints, in move
+    /// order (None: not a state of this shard).
+    fn successors(&self, py: Python<'_>, key: Vec<u8>) -> PyResult<Option<(u64, Vec<Py<PyBytes>>)>> {
+        let found = self.shard.successors(key_of(py, &key)?);
+        Ok(found.map(|(n, v)| (n, v.iter().map(|k| PyBytes::new(py, &k.to_le_bytes()).unbind()).collect())))
     }
 
     /// Write this shard's state to `path` (a checkpoint at the end of a layer).

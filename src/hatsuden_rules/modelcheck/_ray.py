@@ -18,7 +18,7 @@ Then termination (R25) and the longest game: in-degrees sent to the owners, and 
 peeled from the start a level at a time (Kahn). With ``checkpoint``, every actor saves its part
 at the end of each layer and the driver its records; a worker that dies stops the run with a
 `CheckBackendError`, and ``resume=True`` continues from the last completed layer. A cycle
-(R25) is reported without its path: the single-process run shows it.
+(R25) is walked as the single-process search walks it, shown as a path and a loop.
 
 Ray must be initialised by the caller (``ray.init``, or `hatsuden_rules.simulation.ray_session`
 as the command line does); its actors need ``hatsuden-native`` installed where they run.
@@ -137,6 +137,18 @@ def _worker_class(ray: Any) -> Any:
             count: int = self.shard.peeled()
             return count
 
+        def lowest_left(self) -> tuple[int, bytes] | None:
+            found: tuple[int, bytes] | None = self.shard.lowest_left()
+            return found
+
+        def left(self, key: bytes) -> bool:
+            answer: bool = self.shard.left(key)
+            return answer
+
+        def successors(self, key: bytes) -> tuple[int, list[bytes]] | None:
+            found: tuple[int, list[bytes]] | None = self.shard.successors(key)
+            return found
+
         def save(self, path: str) -> None:
             self.shard.save(path)
 
@@ -164,6 +176,33 @@ def _exchange(
     n = len(actors)
     columns = [[outs[i][j] if n > 1 else outs[i] for i in range(n)] for j in range(n)]
     return [getattr(actors[j], method).remote(*columns[j], *args) for j in range(n)]
+
+
+def _cycle(
+    ray: Any, actors: list[Any], ranks_to: Callable[[int], list[int]]
+) -> tuple[list[int], int]:
+    """A cycle (R25) among the states left after peeling, found as the single-process search does.
+
+    From the lowest-numbered state left, along the first successor left, to a repeat. Returns
+    the move ranks from the start through the loop, and the loop's length.
+    """
+    n = len(actors)
+
+    def owner(key: bytes) -> Any:
+        return actors[(int.from_bytes(key, "little") >> 64) % n]
+
+    lowest = [found for found in ray.get([a.lowest_left.remote() for a in actors]) if found]
+    key = min(lowest)[1]
+    seen: dict[bytes, int] = {}
+    walk: list[tuple[int, int]] = []
+    while key not in seen:
+        seen[key] = len(walk)
+        number, successors = ray.get(owner(key).successors.remote(key))
+        rank = next(i for i, t in enumerate(successors) if ray.get(owner(t).left.remote(t)))
+        walk.append((number, rank))
+        key = successors[rank]
+    loop = walk[seen[key] :]
+    return ranks_to(loop[0][0]) + [rank for _, rank in loop], len(loop)
 
 
 def ray_check(
@@ -333,7 +372,7 @@ def ray_check(
                 stopped_by = "the state limit"
                 break
         longest = None
-        cycle = False
+        cycle: tuple[list[int], int] | None = None
         if stopped_by is None:
             clock = time.monotonic()
             outs = [a.edges_out.options(num_returns=n).remote() for a in actors]
@@ -350,8 +389,8 @@ def ray_check(
             stats.seconds_termination = time.monotonic() - clock
             if peeled == states:
                 longest = levels - 1
-            else:
-                cycle = True
+            elif len(found) < max_violations:
+                cycle = _cycle(ray, actors, ranks_to)
         peak = max(ray.get([a.peak_mb.remote() for a in actors]))
         stats.cpu_seconds = sum(ray.get([a.cpu_seconds.remote() for a in actors]))
     except ray.exceptions.RayTaskError as error:
@@ -374,15 +413,10 @@ def ray_check(
     for number, rank, rule, message in found:
         ranks = ranks_to(number) + ([rank] if rank >= 0 else [])
         violations.append((rule, message, module.replay_ranks(text, positions, ranks)))
-    if cycle and len(violations) < max_violations:
-        violations.append(
-            (
-                "R25",
-                "the state graph has a cycle: the game need not end (the single-process run"
-                " shows the path and the loop)",
-                [],
-            )
-        )
+    if cycle is not None:
+        ranks, length = cycle
+        message = f"a cycle of {length} moves: the game need not end"
+        violations.append(("R25", message, module.replay_ranks(text, positions, ranks)))
     seconds = elapsed + time.monotonic() - started
     stats.seconds, stats.states = seconds, states
     document: dict[str, Any] = json.loads(

@@ -110,7 +110,7 @@ pub fn run(
     }
     let peeled: u64 = all.iter().map(|s| s.peeled()).sum();
     std::fs::remove_dir_all(&dir).unwrap();
-    let violations: Vec<Violation> = found
+    let mut violations: Vec<Violation> = found
         .iter()
         .map(|(rule, message, n, rank)| {
             let mut ranks = ranks_to(&parents, *n as usize);
@@ -121,6 +121,26 @@ pub fn run(
             Violation { rule: rule.clone(), message: message.clone(), path }
         })
         .collect();
+    if peeled < states && violations.len() < max_violations {
+        // R25: walk from the lowest state left, along the first successor left, to a repeat.
+        let owner = |k: u128| hatsuden_check::shard::owner(k, shards);
+        let mut v = all.iter().filter_map(|s| s.lowest_left()).min().unwrap().1;
+        let mut seen = HashMap::new();
+        let mut walk: Vec<(u64, usize)> = Vec::new();
+        while !seen.contains_key(&v) {
+            seen.insert(v, walk.len());
+            let (number, successors) = all[owner(v)].successors(v).unwrap();
+            let (rank, &t) = successors.iter().enumerate().find(|(_, &t)| all[owner(t)].left(t)).unwrap();
+            walk.push((number, rank));
+            v = t;
+        }
+        let cycle = &walk[seen[&v]..];
+        let mut ranks = ranks_to(&parents, cycle[0].0 as usize);
+        ranks.extend(cycle.iter().map(|&(_, r)| r));
+        let path = replay(&rules, positions, &ranks).0.iter().map(|m| m.format()).collect();
+        let message = format!("a cycle of {} moves: the game need not end", cycle.len());
+        violations.push(Violation { rule: "R25".into(), message, path });
+    }
     summarize(Summary {
         rules,
         positions,
