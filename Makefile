@@ -104,7 +104,7 @@ mutation: $(STAMP) ## Mutation testing of the rules core with mutmut (slow; see 
 	$(PY) -m mutmut run --max-children 2 || true
 	$(PY) -m mutmut results
 
-.PHONY: native native-check verify-native
+.PHONY: native native-check verify-native verify-native-check verify-native-ray
 
 # The native core (issue 20): the Rust crates in native/, the PyO3 binding native/hatsuden-py built
 # by maturin into the abi3 wheel hatsuden-native (needs cargo and maturin; `make demo` does not).
@@ -132,6 +132,12 @@ native-check: $(STAMP) native ## cargo fmt, clippy and test; then the pure and n
 		"import hatsuden_rules.native as n; n.load(); import sys; assert 'hatsuden_native' in sys.modules"
 	cd $(NATIVE_TMP) && PATH="$$PWD/venv/bin:$$PATH" hatsuden-conformance --adapter hatsuden-native-adapter
 	rm -rf $(NATIVE_TMP)
+
+verify-native-check: $(STAMP) native ## Both model checkers (--core python and native) on medium and medium-place-at-once: the same figures, events and verdicts (minutes each in Python).
+	$(PY) -m tests.native.check_compare medium medium-place-at-once --workers 2
+
+verify-native-ray: $(STAMP) native ## The Ray backend (--core native --backend ray) on choice with 1, 2 and 4 workers on a local Ray: identical to one process; bytes sent and time per state.
+	$(PY) -m tests.native.verify_ray choice --workers 1 2 4
 
 verify-native: $(STAMP) ## After make native: 10^4 seeded (and 10^3 explicit) random games per named rule set identical on both cores; the differential tests with the nightly profile.
 	$(PY) -m tests.native.verify_native --games 10000 --explicit 1000

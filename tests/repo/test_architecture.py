@@ -33,7 +33,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     ),
     "native": frozenset({"notation", "serialization", "facade"}),
     "integrations": frozenset({"_core", "actions", "observation", "notation", "native"}),
-    "modelcheck": frozenset({"_core", "notation", "facade"}),
+    "modelcheck": frozenset({"_core", "notation", "facade", "native"}),
     "conformance": frozenset({"_core", "observation", "notation", "serialization", "facade"}),
 }
 ALLOWED["cli"] = frozenset(ALLOWED) | {"facade"}  # the top: every command

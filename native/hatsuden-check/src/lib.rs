@@ -14,6 +14,7 @@ pub mod configs;
 pub mod props;
 pub mod report;
 pub mod search;
+pub mod shard;
 pub mod value;
 
 pub use search::{check, CheckResult, Options, Violation};

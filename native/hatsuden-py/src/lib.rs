@@ -13,6 +13,8 @@
 #![forbid(unsafe_code)]
 
 mod bots;
+mod check;
+mod shard;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -518,6 +520,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonical, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     bots::register(m)?;
+    m.add_function(wrap_pyfunction!(check::model_check, m)?)?;
+    m.add_function(wrap_pyfunction!(check::game_value, m)?)?;
+    m.add_class::<shard::CheckShard>()?;
+    m.add_function(wrap_pyfunction!(shard::replay_ranks, m)?)?;
+    m.add_function(wrap_pyfunction!(shard::shard_result, m)?)?;
     m.add("RULES_VERSION", RULES_VERSION)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("STATE_SIZE_BYTES", std::mem::size_of::<State>())?;

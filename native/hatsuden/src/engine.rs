@@ -125,6 +125,10 @@ impl State {
             }
             Phase::GameOver => {}
         }
+        #[cfg(feature = "fault-injection")]
+        if self.phase == Phase::Draw && crate::fault::is(crate::fault::Fault::MovesReversed) {
+            out.reverse();
+        }
     }
 
     /// Whether `m` is among the legal moves.
@@ -539,7 +543,13 @@ impl State {
                 if self.hands[p][i] == 0 {
                     return Err(IllegalMove::new("R15", format!("{} is not in the hand", m_card(card))));
                 }
-                self.take_from_hand(p, i);
+                #[cfg(feature = "fault-injection")]
+                let keep = crate::fault::is(crate::fault::Fault::DiscardKeepsCard);
+                #[cfg(not(feature = "fault-injection"))]
+                let keep = false;
+                if !keep {
+                    self.take_from_hand(p, i);
+                }
                 self.discards[i] += 1;
                 self.discard_len += 1;
                 self.turn_discard = i as u8;
@@ -860,6 +870,10 @@ impl State {
     fn end_turn(&mut self, p: usize) {
         let t = self.t;
         self.stall = if self.played != NONE { 0 } else { self.stall.saturating_add(1) };
+        #[cfg(feature = "fault-injection")]
+        if crate::fault::is(crate::fault::Fault::StallCapped) && self.stall > 1 {
+            self.stall = 1;
+        }
         let mut over = EndReason::None;
         if self.end_trigger != NONE {
             over = EndReason::FinalTurn; // R24

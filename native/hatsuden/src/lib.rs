@@ -39,6 +39,8 @@ mod engine;
 pub mod error;
 pub mod heuristics;
 pub mod ismcts;
+#[cfg(feature = "fault-injection")]
+pub mod fault;
 pub mod json;
 mod moves;
 pub mod notation;

@@ -119,5 +119,11 @@ pub fn score(s: &State) -> Score {
             (1, Decision::SecondPlayer)
         }
     };
+    #[cfg(feature = "fault-injection")]
+    let winner = if decided_by == Decision::SecondPlayer && crate::fault::is(crate::fault::Fault::ScoreSecondPlayer) {
+        0
+    } else {
+        winner
+    };
     Score { players, winner, decided_by, energy_winners, smart: s.smart() }
 }

@@ -107,13 +107,6 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--divide", action="store_true", help="with --perft: the depth-N count per first move"
     )
-    run.add_argument(
-        "--core",
-        choices=("python", "native"),
-        default="python",
-        help="the rules engine: python (the reference, default) or native (the Rust core, the"
-        " 'native' extra); the same counts on both",
-    )
     run.add_argument("--max-states", type=_positive_int, metavar="N", help="stop after N states")
     run.add_argument("--max-depth", type=int, metavar="N", help="do not expand beyond depth N")
     run.add_argument(
@@ -163,6 +156,27 @@ def build_parser() -> argparse.ArgumentParser:
         "engine (the fingerprint engine needs the 'check' extra: numpy)"
     )
     engine.add_argument(
+        "--core",
+        choices=("python", "native"),
+        default="python",
+        help="python: the reference checker (default); native: the Rust checker of the 'native'"
+        " extra, with the same properties, figures, verdicts and counterexamples (84-bit"
+        " fingerprints, files on disk; --workers, --checkpoint, --resume, --max-memory apply),"
+        " and with --perft the same counts from the Rust core",
+    )
+    engine.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        help="with --core native: local (this machine, the default) or ray (the fingerprint space"
+        " partitioned among --workers N Ray actors; the 'ray' extra)",
+    )
+    engine.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: the Ray cluster to connect to (e.g. auto); default: start a"
+        " local Ray instance",
+    )
+    engine.add_argument(
         "--engine",
         choices=("memory", "disk"),
         help="memory: exact state identity, everything in memory (the default); disk: 64-bit"
@@ -174,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_int,
         metavar="N",
         help="disk engine: processes expanding states (default 1; 2 uses both cores of the"
-        " project machine)",
+        " project machine); --core native: threads, or Ray actors with --backend ray",
     )
     engine.add_argument(
         "--max-memory",
@@ -213,7 +227,6 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument(
         "--progress-every",
         type=_positive_float,
-        default=5.0,
         metavar="S",
         help="seconds between progress lines (default 5)",
     )
@@ -261,6 +274,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--golden counts the full state space: drop --symmetry")
     if args.max_depth is not None and args.max_depth < 0:
         parser.error(f"--max-depth: must be an int >= 0, got {args.max_depth}")
+    if args.core == "native" and args.perft is None:
+        from hatsuden_rules.cli._check_native import run_native
+
+        return run_native(args)
+    if args.backend is not None or args.address is not None:
+        print(f"{PROG}: error: --backend and --address need --core native", file=sys.stderr)
+        return 2
     if args.positions is None:
         args.positions = args.config in POSITION_CONFIGS
     if args.soundness and args.positions:
@@ -314,7 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_seconds=args.max_seconds,
             max_violations=args.max_violations,
             progress=None if args.quiet else _progress,
-            progress_every=args.progress_every,
+            progress_every=args.progress_every or 5.0,
             symmetry=args.symmetry,
             exhaustive=args.exhaustive,
             positions=args.positions,

@@ -330,6 +330,8 @@ def format_summary(result: CheckResult, *, tests: bool = True) -> str:
         + (
             "every check on every state and transition (--exhaustive)"
             if result.exhaustive
+            else "R35 on 1 transition in 16, R29 score() on every state; the rest on all"
+            if result.engine == "native"
             else "R35 on 1 transition in 16, R29 score() once per grids and Smart; the rest on all"
         ),
     ]
@@ -349,7 +351,8 @@ def format_summary(result: CheckResult, *, tests: bool = True) -> str:
         )
     if result.collision_probability is not None:
         lines.append(
-            f"fingerprints      64-bit; collision probability {result.collision_probability:.2g}"
+            f"fingerprints      {result.fingerprint_bits}-bit; collision probability"
+            f" {result.collision_probability:.2g}"
             f" (TLC's estimate), at most {result.collision_bound:.2g} (birthday bound)"
         )
     if result.unreached and result.coverage_required:

@@ -48,7 +48,8 @@ class CheckResult:
     `unreached` lists the events of `required_events` that never occurred in a complete search,
     required or not (not required, they are a warning). The fields from `positions` on describe
     how the search was run; `collision_probability` and `collision_bound` are set by the
-    fingerprint engine only (the in-memory engine's state identity is exact).
+    fingerprint engine only (the in-memory engine's state identity is exact), whose fingerprints
+    have `fingerprint_bits` bits (64 in Python, 84 in the native engine).
     """
 
     rules: Rules
@@ -75,6 +76,7 @@ class CheckResult:
     collision_bound: float | None = None
     table_bytes: int = 0
     stopped_by: str | None = None
+    fingerprint_bits: int = 64
 
     @property
     def states_per_second(self) -> float:

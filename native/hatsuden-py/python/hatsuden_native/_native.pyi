@@ -6,6 +6,7 @@ from typing import Final, final
 __all__ = [
     "RULES_VERSION",
     "STATE_SIZE_BYTES",
+    "CheckShard",
     "NativeState",
     "PlayoutStats",
     "__version__",
@@ -13,11 +14,15 @@ __all__ = [
     "bot_choose",
     "canonical",
     "divide",
+    "game_value",
     "ismcts_search",
+    "model_check",
     "perft",
     "play_match",
     "playouts",
+    "replay_ranks",
     "serve_stdio",
+    "shard_result",
 ]
 
 RULES_VERSION: Final[int]
@@ -111,3 +116,64 @@ def bot_choose(
 def ismcts_search(
     observation: str, seed: int, options: Mapping[str, int | float | None]
 ) -> tuple[str, int]: ...
+def model_check(
+    rules: str,
+    *,
+    positions: bool,
+    workers: int = 1,
+    max_states: int | None = None,
+    max_memory: int | None = None,
+    checkpoint: str | None = None,
+    resume: bool = False,
+    max_violations: int = 10,
+    progress: bool = False,
+    require_coverage: bool | None = None,
+) -> str:
+    """The native model check of `rules` (notation), as the JSON of ``hatsuden-native-check``."""
+
+def game_value(rules: str) -> tuple[str, int]:
+    """P(player 0 wins) under perfect play and information (a fraction's text), and positions."""
+
+@final
+class CheckShard:
+    """One worker's part of the distributed model check (crate hatsuden-check, module shard)."""
+
+    def __new__(cls, rules: str, positions: bool, index: int, shards: int) -> CheckShard: ...
+    def frontier(self) -> list[int]: ...
+    def states(self) -> int: ...
+    def expand(self, paths: dict[int, list[int]]) -> list[bytes]: ...
+    def receive(self, batches: list[bytes]) -> bytes: ...
+    def number(self, numbers: list[int]) -> None: ...
+    def take_counts(self) -> tuple[list[int], list[tuple[str, str, int, int]]]: ...
+    def edges_out(self) -> list[bytes]: ...
+    def indegrees_in(self, batches: list[bytes]) -> int: ...
+    def peel_out(self) -> list[bytes]: ...
+    def peel_in(self, batches: list[bytes]) -> int: ...
+    def peeled(self) -> int: ...
+    def lowest_left(self) -> tuple[int, bytes] | None: ...
+    def left(self, key: bytes) -> bool: ...
+    def successors(self, key: bytes) -> tuple[int, list[bytes]] | None: ...
+    def save(self, path: str) -> None: ...
+    def load(self, path: str) -> None: ...
+
+def replay_ranks(rules: str, positions: bool, ranks: list[int]) -> list[str]:
+    """The moves (notation) of the move ranks `ranks` from the start of `rules`."""
+
+def shard_result(
+    rules: str,
+    *,
+    positions: bool,
+    workers: int,
+    counters: list[int],
+    states: int,
+    max_depth: int,
+    longest_game: int | None,
+    violations: list[tuple[str, str, list[str]]],
+    layer_sizes: list[int],
+    seconds: float,
+    peak_memory_mb: float,
+    require_coverage: bool | None,
+    stopped_by: str | None,
+    table_bytes: int,
+) -> str:
+    """The JSON result of a distributed run, from what the driver gathered."""

@@ -1,0 +1,169 @@
+"""``hatsuden-check --core native``: the model check run by the native checker (issue 21).
+
+The options keep their meaning where they apply (``--config``, the rule flags, ``--positions``,
+``--workers``, ``--checkpoint``/``--resume``, ``--max-memory``, ``--max-states``,
+``--max-violations``, ``--require-coverage``, ``--json``, ``--value``, ``--golden``,
+``--no-tests``, ``--quiet``), with the same verdicts, exit codes, reports and ready-to-paste
+tests as the Python core; an option of the Python core only is refused with a one-line error,
+never ignored. The native package missing is a one-line error naming its install command.
+``--backend ray [--address ADDR]`` runs the search on Ray actors (`modelcheck._ray`), in a Ray
+session of ``--workers`` CPUs or on the cluster at ``ADDR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from hatsuden_rules import HatsudenError, InvalidRulesError, Rules
+from hatsuden_rules.cli._check import PROG, rules_from_args
+from hatsuden_rules.modelcheck._configs import POSITION_CONFIGS
+from hatsuden_rules.modelcheck._native import (
+    NATIVE_EXTRAS,
+    native_check_document,
+    native_game_value,
+    result_from_json,
+)
+from hatsuden_rules.modelcheck._report import format_summary, result_dict, rules_json, rules_line
+from hatsuden_rules.modelcheck._result import EXIT_CODES
+
+__all__ = ["PYTHON_ONLY", "run_native"]
+
+#: The options of the Python core only, with what the native core does instead.
+PYTHON_ONLY: dict[str, tuple[str, str]] = {
+    "max_depth": ("--max-depth", "the native search has no depth limit: use --max-states"),
+    "max_seconds": ("--max-seconds", "the native search has no time limit: use --max-states"),
+    "symmetry": ("--symmetry", "the native core explores every state"),
+    "soundness": ("--soundness", "the native core checks soundness on 1 position in 256"),
+    "exhaustive": (
+        "--exhaustive",
+        "the native core checks R29 on every state, R35 on 1 transition in 16",
+    ),
+    "engine": ("--engine", "the native core has one engine: 84-bit fingerprints, files on disk"),
+    "progress_every": ("--progress-every", "the native core prints a line per layer"),
+}
+
+
+def _error(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _emit(text: str) -> None:
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:  # a reader that went away (| head) is not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _refused(args: argparse.Namespace) -> list[str]:
+    """The options given that only the Python core has."""
+    found = []
+    for name, (flag, why) in PYTHON_ONLY.items():
+        value = getattr(args, name, None)
+        if value is not None and value is not False:
+            found.append(f"{flag} does not apply to --core native ({why})")
+    return found
+
+
+def run_native(args: argparse.Namespace) -> int:
+    """Run the model check (or ``--value``) of the parsed arguments on the native core."""
+    refused = _refused(args)
+    if refused:
+        return _error(refused[0])
+    if args.resume and args.checkpoint is None:
+        return _error("--resume needs --checkpoint DIR")
+    try:
+        rules = rules_from_args(args)
+    except InvalidRulesError as error:
+        return _error(f"invalid rules: {error}")
+    positions = args.config in POSITION_CONFIGS if args.positions is None else args.positions
+    if args.address is not None and args.backend != "ray":
+        return _error("--address needs --backend ray")
+    if args.backend == "ray":
+        for flag, given in (("--max-memory", args.max_memory), ("--value", args.value or None)):
+            if given is not None:
+                return _error(f"{flag} does not apply to --backend ray (it runs on one machine)")
+    try:
+        if args.value:
+            value = native_game_value(rules)
+            if args.json:
+                _emit(json.dumps({"rules": rules_json(rules), "value": str(value)}))
+            else:
+                _emit(
+                    f"rules {rules_line(rules)}\nvalue for player 0: {value} = {float(value):.6f}"
+                )
+            return 0
+        if args.backend == "ray":
+            document = _ray_document(args, rules, positions)
+        else:
+            document = native_check_document(
+                rules,
+                positions=positions,
+                workers=args.workers or 1,
+                max_states=args.max_states,
+                max_memory=args.max_memory,
+                checkpoint=args.checkpoint,
+                resume=args.resume,
+                max_violations=args.max_violations,
+                progress=not args.quiet,
+                require_coverage=True if args.require_coverage else None,
+            )
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        if args.checkpoint is not None:
+            print(
+                f"{PROG}: resume from the last layer with --core native --checkpoint"
+                f" {args.checkpoint} --resume",
+                file=sys.stderr,
+            )
+        return 130
+    except (ImportError, HatsudenError) as error:
+        return _error(str(error))
+    result = result_from_json(document, rules)
+    if args.json:
+        data: dict[str, Any] = result_dict(result)
+        data.update({key: document[key] for key in NATIVE_EXTRAS if key in document})
+        _emit(json.dumps(data, indent=2))
+    else:
+        _emit(format_summary(result, tests=not args.no_tests))
+    code = EXIT_CODES[result.result]
+    if result.result == "TRUNCATED" and args.checkpoint is not None:
+        print(
+            f"{PROG}: stopped by {result.stopped_by}; continue with --core native --checkpoint "
+            f"{args.checkpoint} --resume",
+            file=sys.stderr,
+        )
+    if args.golden is not None and code == 0:
+        from hatsuden_rules.cli._check import _compare_golden
+
+        return _compare_golden(result, args.golden, args.config)
+    return code
+
+
+def _ray_document(args: argparse.Namespace, rules: Rules, positions: bool) -> dict[str, Any]:
+    """The check on Ray: a local instance of ``--workers`` CPUs, or the cluster ``--address``."""
+    from hatsuden_rules.modelcheck._ray import ray_check
+    from hatsuden_rules.simulation._ray import ray_session
+
+    workers = args.workers or 1
+    with ray_session(args.address, jobs=workers):
+        return ray_check(
+            rules,
+            positions=positions,
+            workers=workers,
+            checkpoint=args.checkpoint,
+            resume=args.resume,
+            max_states=args.max_states,
+            max_violations=args.max_violations,
+            progress=None if args.quiet else _progress,
+            require_coverage=True if args.require_coverage else None,
+        )
+
+
+def _progress(line: str) -> None:
+    print(f"{PROG}: {line}", file=sys.stderr, flush=True)
