@@ -919,9 +919,6 @@ pub fn canonical_json(text: &str, ty: &str) -> Result<Json, Error> {
             check_envelope(&doc, "move")?;
             keys(&doc, "$", &["type", "format_version", "move"], &[])?;
             let m = notation(get(&doc, "move"), "$.move", |sc| read_move(sc, None, false))?;
-            if crate::moves::has_zero_value(&m) {
-                return Err(JsonError::new("$.move", "a card value above 255 is beyond this engine's range").into());
-            }
             let mut x = String::new();
             m.write(&mut x);
             envelope("move", vec![("move".into(), Json::Str(x))])
@@ -1034,7 +1031,7 @@ pub fn from_json(text: &str, expected: Option<&str>) -> Result<Document, Error> 
             check_envelope(&doc, "move")?;
             keys(&doc, "$", &["type", "format_version", "move"], &[])?;
             match notation(get(&doc, "move"), "$.move", |sc| read_move(sc, None, false))? {
-                Seen::Move(m) if !crate::moves::has_zero_value(&Seen::Move(m)) => Document::Move(m),
+                Seen::Move(m) => Document::Move(m),
                 _ => return Err(JsonError::new("$.move", "not a move of this engine").into()),
             }
         }

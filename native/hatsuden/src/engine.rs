@@ -952,9 +952,9 @@ impl State {
 #[inline]
 fn distinct_cards(counts: &[u8; MAX_KINDS], out: &mut [u8; MAX_KINDS]) -> usize {
     // A bit per card (the loop over the whole fixed array vectorises; unused slots are 0).
-    let mut mask = 0u32;
+    let mut mask = 0u64;
     for (i, &n) in counts.iter().enumerate() {
-        mask |= ((n != 0) as u32) << i;
+        mask |= ((n != 0) as u64) << i;
     }
     let mut nd = 0;
     while mask != 0 {

@@ -415,7 +415,8 @@ pub(crate) fn read_state_line(text: &str) -> Result<RawState, NotationError> {
     let mut keys = Vec::new();
     keys.push(("rules", sc.key("rules")?));
     let rules = read_rules(&mut sc)?;
-    let t = rules.tables().map_err(|e| NotationError::new("rules", keys[0].1, e.message))?;
+    let t =
+        rules.tables().map_err(|e| NotationError::new("rules", keys[0].1, format!("{}: {}", e.field, e.message)))?;
     keys.push(("phase", space_key(&mut sc, "phase")?));
     let phase = read_phase(&mut sc)?;
     keys.push(("current_player", space_key(&mut sc, "current_player")?));
@@ -645,7 +646,7 @@ pub(crate) fn check_state(raw: &RawState) -> Result<State, Problem> {
     use Seg::{I, K};
     let t = match raw.rules.tables() {
         Ok(t) => t,
-        Err(e) => return prob(&[K("rules")], e.message),
+        Err(e) => return prob(&[K("rules")], format!("{}: {}", e.field, e.message)),
     };
     let e = t.e;
     // 2
