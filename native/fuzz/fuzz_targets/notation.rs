@@ -1,5 +1,6 @@
-//! The notation readers (NOTATION.md) never panic, and what they accept round-trips: parse ->
-//! format -> parse gives the same value and format is a fixed point. The first byte chooses the
+//! The notation readers (NOTATION.md) never panic, and what they accept round-trips: every value
+//! has one spelling (format(parse(text)) == text, NOTATION.md "One canonical form"; a record is
+//! only checked to be a fixed point), and parse -> format -> parse gives the same value. The first byte chooses the
 //! reader; the rest is the text (UTF-8 only: the readers take `&str`).
 #![no_main]
 
@@ -16,6 +17,7 @@ fuzz_target!(|data: &[u8]| {
         0 => {
             if let Ok(r) = parse_rules(text) {
                 let f = r.format();
+                assert_eq!(f, text, "a rule set has one spelling");
                 assert_eq!(parse_rules(&f).expect("formatted rules read back"), r, "{text:?}");
                 // A rule set the reader accepts is valid (R31); the native core holds it unless
                 // it has more than 255 copies of a card.
@@ -34,6 +36,7 @@ fuzz_target!(|data: &[u8]| {
         3 => {
             if let Ok(s) = parse_state(text) {
                 let f = format_state(&s);
+                assert_eq!(f, text, "a state has one spelling");
                 let back = parse_state(&f).expect("formatted state read back");
                 assert_eq!(back, s, "{text:?}");
                 assert_eq!(format_state(&back), f);
@@ -42,6 +45,7 @@ fuzz_target!(|data: &[u8]| {
         4 => {
             if let Ok(o) = parse_observation(text) {
                 let f = format_observation(&o);
+                assert_eq!(f, text, "an observation has one spelling");
                 let back = parse_observation(&f).expect("formatted observation read back");
                 assert_eq!(back, o, "{text:?}");
                 assert_eq!(format_observation(&back), f);

@@ -8,9 +8,12 @@ use std::sync::{Mutex, OnceLock};
 pub const RULES_VERSION: u32 = 4;
 /// The highest value of a plant card under any rule set (R2; R31: `max_value` ≤ 11).
 pub const MAX_CARD_VALUE: u32 = 11;
-/// Most distinct plant cards (`energies × max_value` ≤ 5 × 11, R1, R2, R31): every valid rule
-/// set fits the compact state.
-pub const MAX_KINDS: usize = 5 * MAX_CARD_VALUE as usize;
+/// Room for the distinct plant cards (`energies × max_value` ≤ 5 × 11 = 55, R1, R2, R31) in
+/// the compact state's count arrays, rounded up to whole 8-byte words (the engine reads a count
+/// array eight cards at a time): every valid rule set fits.
+pub const MAX_KINDS: usize = (5 * MAX_CARD_VALUE as usize).div_ceil(8) * 8;
+// A count array is read as whole words and its card set is one u64 bit mask.
+const _: () = assert!(MAX_KINDS % 8 == 0 && MAX_KINDS <= 64);
 /// Highest `max_value` the compact state holds: every valid one (R31).
 pub const MAX_VALUE_CAP: u32 = MAX_CARD_VALUE;
 /// Most copies of a card the compact state holds (a count is one byte); a valid rule set with
