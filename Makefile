@@ -143,6 +143,16 @@ verify-native: $(STAMP) ## After make native: 10^4 seeded (and 10^3 explicit) ra
 	$(PY) -m tests.native.verify_native --games 10000 --explicit 1000
 	HYPOTHESIS_PROFILE=nightly $(PY) -m pytest tests/native/test_differential.py
 
+.PHONY: fuzz-native
+
+# FUZZ_SECONDS per target; needs the nightly toolchain and cargo-fuzz (cargo install cargo-fuzz).
+FUZZ_SECONDS ?= 300
+fuzz-native: ## cargo fuzz: the crate's notation and JSON readers never panic and round-trip (FUZZ_SECONDS per target, default 300).
+	python3 native/fuzz/seed_corpus.py conformance native/fuzz/corpus
+	cd native/fuzz && for target in notation json; do \
+		cargo +nightly fuzz run $$target corpus/$$target -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096 || exit 1; \
+	done
+
 .PHONY: svg-golden browser-tools browser-check screenshots site-check
 
 svg-golden: $(STAMP) ## Rewrite the golden SVG pictures (tests/golden/svg/); review them before committing.

@@ -33,6 +33,7 @@ from hatsuden_rules import (
     Improve,
     InvalidInputError,
     InvalidMoveError,
+    InvalidRulesError,
     Move,
     NotationError,
     Pass,
@@ -973,7 +974,13 @@ MALFORMED: list[tuple[Callable[[], object], type[InvalidInputError], str, str]] 
         lambda: Card(Energy.SOLAR, 0),
         InvalidMoveError,
         "value",
-        "a card value is an int >= 1, got 0",
+        "a card value is an int from 1 to 11 (R2), got 0",
+    ),
+    (
+        lambda: Card(Energy.SOLAR, 12),
+        InvalidMoveError,
+        "value",
+        "a card value is an int from 1 to 11 (R2), got 12",
     ),
     (lambda: Card(_bad("SOLAR"), 1), InvalidMoveError, "energy", "expected an Energy, got 'SOLAR'"),
     (lambda: Cell(2, Energy.SOLAR), InvalidMoveError, "row", "a row is 0 or 1, got 2"),
@@ -1034,14 +1041,20 @@ def test_a_card_that_does_not_exist_under_the_rules_is_named_so(make: Any) -> No
     assert "in the hand" not in message
 
 
-@pytest.mark.parametrize("value", [0, -1, True, 2.0])
+@pytest.mark.parametrize("value", [0, -1, True, 2.0, 12, 10**9])
 def test_an_impossible_card_value_is_refused_when_the_card_is_made(value: object) -> None:
+    """Issue 23 §2: a value outside 1..11 is no card under any rule set (R2, R31)."""
     with pytest.raises(InvalidMoveError) as raised:
         Card(Energy.SOLAR, value)  # type: ignore[arg-type]
     assert raised.value.field == "value"
 
 
-def test_a_card_value_above_the_standard_eleven_exists_under_scaled_rules() -> None:
-    """Card values have no upper bound of their own: max_value <= city_demand + 1 (R31)."""
-    rules = Rules(energies=1, max_value=12, copies=1, hand_size=6, city_demand=11)
-    assert Card(Energy.SOLAR, 12) in rules.cards
+def test_card_values_end_at_eleven_under_every_rule_set() -> None:
+    """R31: max_value <= 11, checked after max_value <= city_demand + 1 (RULES_VERSION 4)."""
+    rules = Rules(energies=1, max_value=11, copies=1, hand_size=5, city_demand=10)
+    assert Card(Energy.SOLAR, 11) in rules.cards
+    with pytest.raises(InvalidRulesError, match=r"must be <= 11, got 12") as raised:
+        Rules(energies=1, max_value=12, copies=1, hand_size=6, city_demand=11)
+    assert raised.value.field == "max_value"
+    with pytest.raises(InvalidRulesError, match=r"city_demand \+ 1 = 11, got 12"):
+        Rules(max_value=12, city_demand=10)

@@ -121,12 +121,13 @@ STATE_KEYS = (
 #: - ``rules_tail``: a stray character right after the rules' variant words
 #:   (``.../any_set-phase=``): the reference says ``rules`` at that character, the crate said
 #:   ``phase`` before it.
-#: - ``capacity``: a rule set the native core cannot hold (more than 32 distinct cards, values
-#:   above 7: ``5/7/...``, valid under R31) is refused as such, where the reference reads on.
+#: - ``capacity``: a rule set the native core cannot hold (more than 255 copies of a card:
+#:   ``1/1/256/...``, valid under R31; every rule set of up to 255 copies fits since R31 bounds
+#:   ``max_value`` by 11) is refused as such, where the reference reads on.
 #:
 #: The crate fixed the first three (test_native_api.py keeps one example of each as a
-#: regression test); ``capacity`` is a limit of its compact state, tolerated here and pinned by
-#: a strict xfail.
+#: regression test); ``capacity`` is a limit of its compact state (a card count is one byte),
+#: tolerated here and pinned by test_native_api.py.
 KNOWN_DIVERGENCES = frozenset({"capacity"})
 
 

@@ -77,7 +77,8 @@ def test_versions() -> None:
     assert hatsuden_native.RULES_VERSION == RULES_VERSION
     assert hatsuden_native.__version__ == "0.3.0"
     assert facade.is_available()
-    assert 0 < hatsuden_native.STATE_SIZE_BYTES <= 1024
+    # Fixed-size arrays holding every valid rule set (55 cards, stacks of 22: R2, R31).
+    assert 0 < hatsuden_native.STATE_SIZE_BYTES <= 1064
 
 
 @pytest.mark.parametrize("state", STATES, ids=lambda s: f"{s.phase.name}")
@@ -207,13 +208,39 @@ def test_fixed_divergences_stay_fixed(kind: str, text: str) -> None:
     assert outcome(_native_text_of_state, text) == expected
 
 
-@pytest.mark.xfail(strict=True, reason="the native state holds at most 32 distinct cards")
-def test_capacity_divergence() -> None:
+_BIG = (Rules(max_value=7), Rules(max_value=11), Rules(max_value=11, copies=3, hand_size=9))
+
+
+@pytest.mark.parametrize("rules", _BIG, ids=lambda r: format_rules(r).split("/-")[0][:12])
+def test_capacity_every_valid_rule_set_fits(rules: Rules) -> None:
+    """R31 bounds max_value by 11 (R2): 55 distinct cards, stacks of 22; all held natively."""
     text = _STATE.replace("rules=5/4/", "rules=5/7/", 1)
     expected = outcome(_text_of_state, text)
-    got = outcome(_native_text_of_state, text)
+    assert expected[0] == "NotationError"  # the deck is STANDARD's: conservation fails (R2)
+    assert outcome(_native_text_of_state, text) == expected
+    for seed in (None, 5):
+        root = new_game(rules=rules, seed=seed)
+        start = format_state(root)
+        assert outcome(_native_text_of_state, start) == ("ok", start)
+        stats = facade.playouts(root, 3, 2026)
+        end, plies, _ = play_randomly(root, 2026, 3)
+        assert stats.plies == plies
+        assert stats.last_state is not None
+        assert facade.from_native(stats.last_state) == end
+
+
+def test_capacity_more_than_255_copies_is_refused_naming_copies() -> None:
+    """The only valid rule sets beyond the native state: a card count is one byte (R31)."""
+    rules = Rules(energies=1, max_value=1, copies=256, hand_size=1, city_demand=1)
+    with pytest.raises(InvalidInputError) as error:
+        NativeState.new_game(format_rules(rules))
+    assert error.value.field == "copies"
+    assert "beyond the native engine's capacity" in str(error.value)
+    text = format_state(new_game(rules=rules))
+    expected, got = outcome(_text_of_state, text), outcome(_native_text_of_state, text)
+    assert expected == ("ok", text)
+    assert got == ("capacity", "rules")
     assert divergence(expected, got) == "capacity"
-    assert got == expected
 
 
 def test_malformed_json_has_the_same_path() -> None:

@@ -107,6 +107,7 @@ _BAD_MOVES: Final = (
     ("C s3 0S", "lower-case energy"),
     ("C S0 0S", "value 0"),
     ("C S5 0S", "value above max_value"),
+    ("C S12 0S", "value 12, no card under any rules (R2)"),
     ("C S03 0S", "leading zero"),
     ("C S-1 0S", "negative value"),
     ("C S3 2S", "row 2"),
@@ -217,6 +218,7 @@ _BAD_RULES: Final = (
     ("5/4/2/21/10/-/city_points/retake/20", False, "hands too big for the deck (R31)"),
     ("1/4/1/3/10/-/city_points/retake/20", False, "deck of 4 for two hands of 3 (R31)"),
     ("5/5/2/5/3/-/city_points/retake/20", False, "max_value above city_demand + 1 (R21, R31)"),
+    ("5/12/2/5/20/-/city_points/retake/20", False, "max_value above 11 (R2, R31)"),
     ("5/4/2/5/10/-/city_points/retake/0", False, "stall_limit 0 (R31)"),
     ("5/100/100/5/100/-/city_points/retake/20", False, "more cards than a document may hold"),
 )
@@ -446,6 +448,8 @@ def _json_vectors(states: Sequence[GameState]) -> Iterator[Vector | None]:
         ("stall_limit", 0, "stall limit 0 (R31)"),
     ):
         yield _json_vector("rules", _dump(rules_doc | {key: value}), False, note)
+    big = rules_doc | {"max_value": 12, "city_demand": 20}
+    yield _json_vector("rules", _dump(big), False, "max_value above 11 (R2, R31)")
     for name, rules in RULE_SETS.items():
         yield _json_vector("rules", to_json(rules), True, f"{name} rules")
 
@@ -453,6 +457,7 @@ def _json_vectors(states: Sequence[GameState]) -> Iterator[Vector | None]:
     move_values: tuple[tuple[str, object], ...] = (
         ("malformed move notation", "C S3  0S"),
         ("value above max_value", "C S5 0S"),
+        ("value 12, no card under any rules (R2)", "C S12 0S"),
         ("a number, not a string", 3),
         ("null", None),
     )

@@ -1,7 +1,7 @@
 //! Moves (RULES.md "Moves", R34) and their notation (NOTATION.md "Moves").
 
 use crate::error::NotationError;
-use crate::rules::{Card, Cell, Rules, ENERGY_LETTERS, TECH_CODES};
+use crate::rules::{Card, Cell, Rules, ENERGY_LETTERS, MAX_CARD_VALUE, TECH_CODES};
 use crate::scan::{Scanner, R};
 
 /// A move: a small `Copy` value. Cards and cells are given by energy column and value / row.
@@ -194,9 +194,6 @@ impl Move {
         let mut sc = Scanner::new(&chars, "move");
         let m = read_move(&mut sc, rules, false)?;
         sc.end()?;
-        if has_zero_value(&m) {
-            return sc.err(0, "a card value above 255 is beyond this engine's range");
-        }
         match m {
             Seen::Move(m) => Ok(m),
             _ => unreachable_seen(&sc),
@@ -224,21 +221,6 @@ impl Move {
             Move::Deal { .. } => 15,
             Move::DealTech { .. } => 16,
         }
-    }
-}
-
-pub(crate) fn has_zero_value(m: &Seen) -> bool {
-    match m {
-        Seen::Move(
-            Move::Construct { card, .. }
-            | Move::Improve { card, .. }
-            | Move::Downsize { card, .. }
-            | Move::BuildPylon { card, .. }
-            | Move::Discard { card }
-            | Move::DrawFromDiscard { card }
-            | Move::Deal { card },
-        ) => card.value == 0,
-        _ => false,
     }
 }
 
@@ -312,14 +294,15 @@ pub(crate) fn read_card(sc: &mut Scanner, rules: Option<&Rules>) -> R<Card> {
         return sc.err(vp, "a card value is at least 1");
     }
     let v = sc.number(9)?;
+    if v > MAX_CARD_VALUE as u64 {
+        return sc.err(vp, format!("a card value is at most {MAX_CARD_VALUE} (R2)"));
+    }
     if let Some(r) = rules {
         if energy as u32 >= r.energies || v > r.max_value as u64 {
             return sc.err(p, "not a card in play under these rules (R2)");
         }
     }
-    // Values above 255 are beyond this engine's range (never in play, MAX_VALUE_CAP): they are
-    // read as 0, which no rule set has, so a consistency check refuses them later.
-    Ok(Card { energy, value: if v > 255 { 0 } else { v as u8 } })
+    Ok(Card { energy, value: v as u8 })
 }
 
 pub(crate) fn read_row(sc: &mut Scanner) -> R<u8> {

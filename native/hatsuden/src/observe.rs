@@ -733,8 +733,10 @@ pub(crate) fn read_observation(text: &str) -> Result<Observation, ObsErr> {
     let mut keys: Vec<(&'static str, usize)> = Vec::new();
     keys.push(("rules", sc.key("rules")?));
     let rules = read_rules(&mut sc)?;
-    let t =
-        rules.tables().map_err(|e| ObsErr { e: NotationError::new("rules", 0, e.message), path: "$.rules".into() })?;
+    let t = rules.tables().map_err(|e| ObsErr {
+        e: NotationError::new("rules", 0, format!("{}: {}", e.field, e.message)),
+        path: "$.rules".into(),
+    })?;
     keys.push(("player", space_key(&mut sc, "player")?));
     let player = read_digit(&mut sc)?;
     keys.push(("phase", space_key(&mut sc, "phase")?));

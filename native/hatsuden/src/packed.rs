@@ -101,7 +101,7 @@ impl Packer {
         let mut n = 3 + 1 + 2 + 2; // phase, player, pending, end reason
         n += 4 * self.len_bits; // hand lengths, deck and discard sizes
         n += 4 * k * self.count_bits; // hands, deck, discards
-        n += 2 * t.ncells as u32 * (4 + 4 + self.stack_cap * self.card_bits);
+        n += 2 * t.ncells as u32 * (4 + bits(self.stack_cap as u64) + self.stack_cap * self.card_bits);
         n += 4 + 8 + 3 + 3 + 4 + bits(t.kinds as u64 + 1) + 2 + self.stall_bits + 1;
         if self.full {
             n += 2 * k * self.count_bits;
@@ -152,7 +152,7 @@ impl Packer {
                     self.stack_cap
                 );
                 w.put(st.flags as u64, 4);
-                w.put(st.len as u64, 4);
+                w.put(st.len as u64, bits(self.stack_cap as u64));
                 for &c in st.cards() {
                     w.put(c as u64, self.card_bits);
                 }
@@ -209,7 +209,7 @@ impl Packer {
         for board in s.boards.iter_mut() {
             for st in board[..t.ncells].iter_mut() {
                 let flags = r.get(4) as u8;
-                let len = r.get(4) as usize;
+                let len = r.get(bits(self.stack_cap as u64)) as usize;
                 let mut stack = Stack { flags, ..Stack::default() };
                 for _ in 0..len {
                     stack.push(r.get(self.card_bits) as u8);
@@ -262,19 +262,20 @@ fn unopt(v: u64) -> u8 {
 }
 
 fn card_code(t: &Tables, c: Card) -> u16 {
-    t.index(c).unwrap_or(31) as u16
+    t.index(c).unwrap_or(63) as u16
 }
 
 fn cell_code(t: &Tables, c: Cell) -> u16 {
     t.cell_index(c).unwrap_or(15) as u16
 }
 
-/// A move as 16 bits: its kind rank (R34) in the top 5 bits, its fields below.
+/// A move as 16 bits: its kind rank (R34) in the top 5 bits, its fields below (a card index in
+/// 6 bits, up to 5 × 11 cards, then a cell index in 4, then the secret flag).
 pub fn encode_move(t: &Tables, m: &Move) -> u16 {
     let payload = match *m {
-        Move::Construct { card, cell, secret } => card_code(t, card) | cell_code(t, cell) << 5 | (secret as u16) << 9,
+        Move::Construct { card, cell, secret } => card_code(t, card) | cell_code(t, cell) << 6 | (secret as u16) << 10,
         Move::Improve { card, cell } | Move::Downsize { card, cell } | Move::BuildPylon { card, cell } => {
-            card_code(t, card) | cell_code(t, cell) << 5
+            card_code(t, card) | cell_code(t, cell) << 6
         }
         Move::Discard { card } | Move::DrawFromDiscard { card } | Move::Deal { card } => card_code(t, card),
         Move::Flip { cell } => cell_code(t, cell),
@@ -290,10 +291,10 @@ pub fn encode_move(t: &Tables, m: &Move) -> u16 {
 /// The move of [`encode_move`].
 pub fn decode_move(t: &Tables, code: u16) -> Move {
     let p = code & 0x7ff;
-    let card = t.card((p & 31) as u8);
-    let cell = t.cell(((p >> 5) & 15) as u8);
+    let card = t.card((p & 63) as u8);
+    let cell = t.cell(((p >> 6) & 15) as u8);
     match code >> 11 {
-        0 => Move::Construct { card, cell, secret: p >> 9 & 1 == 1 },
+        0 => Move::Construct { card, cell, secret: p >> 10 & 1 == 1 },
         1 => Move::Improve { card, cell },
         2 => Move::Downsize { card, cell },
         3 => Move::BuildPylon { card, cell },

@@ -5,12 +5,20 @@ use crate::scan::{Scanner, R};
 use std::sync::{Mutex, OnceLock};
 
 /// The version of RULES.md this crate implements.
-pub const RULES_VERSION: u32 = 3;
-/// Most distinct plant cards (`energies × max_value`) the compact state holds.
-pub const MAX_KINDS: usize = 32;
-/// Highest `max_value` the compact state holds (a stack has at most `max_value + 1` cards).
-pub const MAX_VALUE_CAP: u32 = 7;
-/// Most copies of a card the compact state holds.
+pub const RULES_VERSION: u32 = 4;
+/// The highest value of a plant card under any rule set (R2; R31: `max_value` ≤ 11).
+pub const MAX_CARD_VALUE: u32 = 11;
+/// Room for the distinct plant cards (`energies × max_value` ≤ 5 × 11 = 55, R1, R2, R31) in
+/// the compact state's count arrays, rounded up to whole 8-byte words (the engine reads a count
+/// array eight cards at a time): every valid rule set fits.
+pub const MAX_KINDS: usize = (5 * MAX_CARD_VALUE as usize).div_ceil(8) * 8;
+// A count array is read as whole words and its card set is one u64 bit mask.
+const _: () = assert!(MAX_KINDS % 8 == 0 && MAX_KINDS <= 64);
+/// Highest `max_value` the compact state holds: every valid one (R31).
+pub const MAX_VALUE_CAP: u32 = MAX_CARD_VALUE;
+/// Most copies of a card the compact state holds (a count is one byte); a valid rule set with
+/// more (R31 sets no bound, NOTATION.md allows up to 4,096 plant cards) is refused by
+/// [`Rules::tables`], naming `copies`.
 pub const MAX_COPIES: u32 = 255;
 /// Cells of a grid at most (2 rows × 5 energies, R4).
 pub const MAX_CELLS: usize = 10;
@@ -40,7 +48,7 @@ pub const DOWN: u8 = 3;
 pub struct Card {
     /// Column index of the energy (R1).
     pub energy: u8,
-    /// Value, at least 1.
+    /// Value, 1 to [`MAX_CARD_VALUE`] (R2).
     pub value: u8,
 }
 
@@ -126,12 +134,15 @@ impl Rules {
     /// `PRINTED`: STANDARD without the stall rule (R25, R31).
     pub const PRINTED: Rules = Rules { stall_limit: None, ..Rules::STANDARD };
 
-    /// R31: `Err((field, message))` naming the field a rule set is refused for.
+    /// R31: `Err((field, message))` naming the field a rule set is refused for: the first
+    /// condition of R31's order that fails (field ranges, `energies` ≤ 5, `max_value` ≤
+    /// `city_demand + 1`, `max_value` ≤ 11, a deck for two hands).
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
-        if self.energies < 1 || self.energies > 5 {
-            return Err(("energies", format!("must be between 1 and 5, got {} (R31)", self.energies)));
+        if self.techs > 0b1111 {
+            return Err(("techs", "unknown tech card".into()));
         }
         for (name, v) in [
+            ("energies", self.energies),
             ("max_value", self.max_value),
             ("copies", self.copies),
             ("hand_size", self.hand_size),
@@ -141,12 +152,11 @@ impl Rules {
                 return Err((name, format!("must be an int >= 1, got {v} (R31)")));
             }
         }
-        let cards = self.energies as u64 * self.max_value as u64 * self.copies as u64;
-        if cards < 2 * self.hand_size as u64 {
-            return Err((
-                "hand_size",
-                format!("the deck of {cards} cards cannot deal two hands of {} (R31)", self.hand_size),
-            ));
+        if self.stall_limit == Some(0) {
+            return Err(("stall_limit", "must be None or an int >= 1, got 0 (R31)".into()));
+        }
+        if self.energies > 5 {
+            return Err(("energies", format!("must be between 1 and 5, got {} (R31)", self.energies)));
         }
         if self.max_value as u64 > self.city_demand as u64 + 1 {
             return Err((
@@ -158,11 +168,18 @@ impl Rules {
                 ),
             ));
         }
-        if self.stall_limit == Some(0) {
-            return Err(("stall_limit", "must be None or an int >= 1, got 0 (R31)".into()));
+        if self.max_value > MAX_CARD_VALUE {
+            return Err((
+                "max_value",
+                format!("must be <= {MAX_CARD_VALUE}, got {}: no card has a higher value (R2, R31)", self.max_value),
+            ));
         }
-        if self.techs > 0b1111 {
-            return Err(("techs", "unknown tech card".into()));
+        let cards = self.energies as u64 * self.max_value as u64 * self.copies as u64;
+        if cards < 2 * self.hand_size as u64 {
+            return Err((
+                "hand_size",
+                format!("the deck of {cards} cards cannot deal two hands of {} (R31)", self.hand_size),
+            ));
         }
         Ok(())
     }
@@ -425,12 +442,16 @@ fn tables_for(rules: &Rules) -> Result<&'static Tables, InvalidInput> {
     if let Err((field, msg)) = rules.validate() {
         return Err(InvalidInput::new(field, msg));
     }
+    // A valid rule set has at most 5 × 11 distinct cards (R1, R31), all held; only `copies`
+    // has no bound in R31.
     let kinds = rules.energies as u64 * rules.max_value as u64;
-    if kinds > MAX_KINDS as u64 || rules.max_value > MAX_VALUE_CAP || rules.copies > MAX_COPIES {
+    debug_assert!(kinds <= MAX_KINDS as u64 && rules.max_value <= MAX_VALUE_CAP);
+    if rules.copies > MAX_COPIES {
         return Err(InvalidInput::new(
-            "rules",
+            "copies",
             format!(
-                "beyond the native engine's capacity ({MAX_KINDS} distinct cards, values up to {MAX_VALUE_CAP}, {MAX_COPIES} copies)"
+                "beyond the native engine's capacity: at most {MAX_COPIES} copies of a card (a count is one byte), got {}",
+                rules.copies
             ),
         ));
     }

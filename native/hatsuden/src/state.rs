@@ -1,7 +1,7 @@
 //! The compact game state (RULES.md "Game state"): fixed-size arrays, `Copy`, no heap.
 
 use crate::moves::Move;
-use crate::rules::{Rules, Tables, MAX_CELLS, MAX_KINDS};
+use crate::rules::{Rules, Tables, MAX_CARD_VALUE, MAX_CELLS, MAX_KINDS};
 
 /// Stack flag: face down, a pylon (R4, R14).
 pub const FACE_DOWN: u8 = 1;
@@ -11,8 +11,10 @@ pub const FLIPPED: u8 = 2;
 pub const SECRET: u8 = 4;
 /// Stack flag: DOWN was spent on it (R13).
 pub const DOWNSIZED: u8 = 8;
-/// Most cards in a stack.
-pub const STACK_CAP: usize = 8;
+/// Most cards in a stack: `2 × max_value` ≤ 22. A stack is built by one card and improved by
+/// strictly higher ones (R10, R12), downsized at most once, since there is one DOWN card, which
+/// stays on the stack (R3, R13), and improved again; a pylon is one card (R14).
+pub const STACK_CAP: usize = 2 * MAX_CARD_VALUE as usize;
 /// Most moves in a turn log (R36).
 pub const LOG_CAP: usize = 16;
 /// "None" of the one-byte optional fields.

@@ -10,10 +10,12 @@ import attrs
 from hatsuden_rules._core.enums import GameEnum
 from hatsuden_rules._core.errors import InvalidMoveError
 
-__all__ = ["ROWS", "Card", "Cell", "Energy", "Tech"]
+__all__ = ["MAX_CARD_VALUE", "ROWS", "Card", "Cell", "Energy", "Tech"]
 
 #: Each player has two cities, so two rows (R4).
 ROWS: Final = 2
+#: The highest value a plant card can have under any rule set (R2, R31: `max_value` <= 11).
+MAX_CARD_VALUE: Final = 11
 
 
 class Energy(GameEnum):
@@ -68,7 +70,8 @@ def _column_key(energy: Energy) -> int:
 class Card:
     """A power-plant card (R2): an energy and a value. Equal cards are interchangeable.
 
-    Cards sort in canonical order: by energy column, then by value.
+    Cards sort in canonical order: by energy column, then by value. A value outside 1..11
+    (`MAX_CARD_VALUE`) is no card under any rule set: it is refused here, naming `value` (R2).
 
     Examples:
         >>> Card(Energy.WIND, 3)
@@ -82,8 +85,10 @@ class Card:
 
     @value.validator
     def _check_value(self, attribute: attrs.Attribute[int], value: object) -> None:
-        if type(value) is not int or value < 1:
-            raise InvalidMoveError("value", f"a card value is an int >= 1, got {value!r}")
+        if type(value) is not int or not 1 <= value <= MAX_CARD_VALUE:
+            raise InvalidMoveError(
+                "value", f"a card value is an int from 1 to {MAX_CARD_VALUE} (R2), got {value!r}"
+            )
 
 
 @attrs.frozen(slots=True, cache_hash=True, order=True)

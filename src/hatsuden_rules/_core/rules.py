@@ -7,14 +7,14 @@ from typing import Any, Final
 
 import attrs
 
-from hatsuden_rules._core.cards import ROWS, Card, Cell, Energy, Tech
+from hatsuden_rules._core.cards import MAX_CARD_VALUE, ROWS, Card, Cell, Energy, Tech
 from hatsuden_rules._core.enums import GameEnum, Overflow, TechTiming, Tiebreak
 from hatsuden_rules._core.errors import InvalidRulesError
 from hatsuden_rules._core.tables import _Tables
 
 __all__ = ["PRINTED", "STANDARD", "Overflow", "Rules", "TechTiming", "Tiebreak"]
 
-RULES_VERSION: Final = 3
+RULES_VERSION: Final = 4
 """Bumped whenever game behaviour changes (a seeded game may then play differently)."""
 
 
@@ -111,6 +111,12 @@ class Rules:
                 "max_value",
                 f"must be <= city_demand + 1 = {self.city_demand + 1}, got {self.max_value}, "
                 "or an overflow could not be resolved (R21, R31)",
+            )
+        if self.max_value > MAX_CARD_VALUE:
+            raise InvalidRulesError(
+                "max_value",
+                f"must be <= {MAX_CARD_VALUE}, got {self.max_value}: no card has a higher "
+                "value (R2, R31)",
             )
         deck = self.energies * self.max_value * self.copies
         if deck < ROWS * self.hand_size:

@@ -240,7 +240,7 @@ def enum_flag(field: str, kind: type[enum.Enum], help: str) -> RuleFlag:
 #: The flag of every `Rules` field, in the order of the fields (a new field: one entry here).
 RULE_FLAGS: Final[tuple[RuleFlag, ...]] = (
     RuleFlag("energies", "--energies", _int, "N", "energies in play (1-5; R1)"),
-    RuleFlag("max_value", "--max-value", _int, "N", "highest card value (R2)"),
+    RuleFlag("max_value", "--max-value", _int, "N", "highest card value, 1 to 11 (R2, R31)"),
     RuleFlag("copies", "--copies", _int, "N", "copies of each plant card (R2)"),
     RuleFlag("hand_size", "--hand-size", _int, "N", "cards in a hand (R7)"),
     RuleFlag("city_demand", "--city-demand", _int, "N", "a city's demand (R28)"),

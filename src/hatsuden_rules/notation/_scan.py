@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Final, NoReturn
 
 from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.cards import Card, Cell, Energy, Tech
+from hatsuden_rules._core.cards import MAX_CARD_VALUE, Card, Cell, Energy, Tech
 from hatsuden_rules._core.errors import InvalidInputError, InvalidMoveError, InvalidRulesError
 from hatsuden_rules._core.moves import (
     BuildPylon,
@@ -310,6 +310,8 @@ class _Scanner:
             self.rules = rules
         if value < 1:
             self.fail("a card value is at least 1", start + 1)
+        if value > MAX_CARD_VALUE:
+            self.fail(f"a card value is at most {MAX_CARD_VALUE} (R2)", start + 1)
         card = Card(energy, value)
         if rules is not None and card not in enc.tables(rules).card_index:
             self.fail(f"{format_card(card)} is not a card in play under these rules (R2)", start)

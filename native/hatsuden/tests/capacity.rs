@@ -1,0 +1,120 @@
+//! Card values 1..11 (R2, R31; issue 23 §2) and the compact state holding every valid rule set.
+
+use hatsuden::*;
+
+fn rules(max_value: u32, city_demand: u32) -> Rules {
+    Rules { max_value, city_demand, ..Rules::STANDARD }
+}
+
+#[test]
+fn r31_max_value_above_11_names_max_value() {
+    let (field, message) = rules(12, 20).validate().unwrap_err();
+    assert_eq!(field, "max_value");
+    assert!(message.contains("must be <= 11, got 12") && message.contains("(R2, R31)"), "{message}");
+    // The cross-field condition is checked first: with city_demand 10 its message stays.
+    let (field, message) = rules(12, 10).validate().unwrap_err();
+    assert_eq!(field, "max_value");
+    assert!(message.contains("city_demand + 1 = 11"), "{message}");
+    assert!(rules(11, 10).validate().is_ok());
+    let e = parse_rules("5/12/2/5/20/-/city_points/retake/20").unwrap_err();
+    assert_eq!((e.field.as_str(), e.position), ("rules", 2));
+    assert!(e.message.starts_with("max_value: must be <= 11"), "{}", e.message);
+    let e = rules(12, 20).tables().unwrap_err();
+    assert_eq!(e.field, "max_value");
+}
+
+#[test]
+fn r2_a_card_value_above_11_is_refused_where_it_is_read() {
+    for (text, position) in [("C S12 0S", 3), ("DX W99", 4), ("I B123456789 1B", 3)] {
+        let e = parse_move(text, None).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("move", position), "{text}");
+        assert_eq!(e.message, "a card value is at most 11 (R2)", "{text}");
+    }
+    // Under rules with values up to 11, S11 is a card in play; under STANDARD it is not (R2).
+    let big = rules(11, 10);
+    assert_eq!(parse_move("C S11 0S", Some(&big)).unwrap().format(), "C S11 0S");
+    let e = parse_move("C S11 0S", Some(&Rules::STANDARD)).unwrap_err();
+    assert_eq!(e.position, 2);
+    let doc = r#"{"type":"move","format_version":1,"move":"C S12 0S"}"#;
+    match from_json(doc, Some("move")).unwrap_err() {
+        Error::Json(j) => assert_eq!(j.path, "$.move"),
+        other => panic!("{other:?}"),
+    }
+    let doc = r#"{"type":"rules","format_version":1,"energies":5,"max_value":12,"copies":2,"hand_size":5,"city_demand":20,"techs":[],"tiebreak":"city_points","allow_retake_discard":true,"stall_limit":20}"#;
+    match from_json(doc, Some("rules")).unwrap_err() {
+        Error::Json(j) => assert_eq!(j.path, "$.max_value"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn every_valid_card_count_is_held_natively() {
+    // 5 energies x values 1..11: 55 distinct cards, stacks of up to 22 cards (R2, R12, R13).
+    let big = Rules { max_value: 11, copies: 3, hand_size: 8, city_demand: 10, ..Rules::STANDARD };
+    let mut buf = Vec::new();
+    let mut longest = 0;
+    for seed in 0..40 {
+        for full in [true, false] {
+            let s = new_game(&big, Some(seed)).unwrap();
+            let (end, plies) = s.playout(&mut SplitMix64::new(seed), 20_000, &mut buf);
+            assert!(plies > 0);
+            let text = format_state(&end);
+            assert_eq!(format_state(&parse_state(&text).unwrap()), text);
+            let packer = hatsuden::packed::Packer::new(&big, full).unwrap();
+            let explicit = new_game(&big, None).unwrap();
+            let mut words = vec![0u64; packer.words()];
+            packer.pack(&explicit, &mut words);
+            assert_eq!(packer.unpack(&words), if full { explicit } else { explicit.position() });
+            for p in 0..2 {
+                longest = longest.max(end.board(p).iter().map(|st| st.cards().len()).max().unwrap_or(0));
+            }
+        }
+    }
+    assert!(longest >= 2, "some stack was improved");
+    // The longest stack: 1..11, downsized to 1, improved again to 11 (2 x max_value cards).
+    let stack: Vec<String> = (1..=11).chain(1..=11).map(|v| format!("S{v}")).collect();
+    let text = format!(
+        "rules=1/11/2/1/10/DWN/city_points/retake/20 phase=action current_player=0 hands=-/- deck=- \
+         discards=- boards=v{};./.;. tech_deck=- tech_hands=-/- accumulator=- smart=- played_cell=- \
+         turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- end_reason=- rng_state=- \
+         known_cards=-/- this_turn=[] last_turn=[]",
+        stack.join("+")
+    );
+    let s = parse_state(&text).unwrap();
+    assert_eq!(s.board(0)[0].cards().len(), STACK_CAP);
+    assert_eq!(format_state(&s), text);
+    assert_eq!(s.legal_moves_vec(), vec![Move::Pass]);
+    let packer = hatsuden::packed::Packer::new(s.rules(), true).unwrap();
+    let mut words = vec![0u64; packer.words()];
+    packer.pack(&s, &mut words);
+    assert_eq!(packer.unpack(&words), s);
+}
+
+#[test]
+fn copies_beyond_one_byte_are_refused_naming_copies() {
+    let r = Rules { energies: 1, max_value: 1, copies: 256, hand_size: 1, city_demand: 1, ..Rules::STANDARD };
+    assert!(r.validate().is_ok());
+    let e = new_game(&r, None).unwrap_err();
+    assert_eq!(e.field, "copies");
+    assert!(e.message.contains("beyond the native engine's capacity"), "{}", e.message);
+    let ok = Rules { copies: 255, ..r };
+    let s = new_game(&ok, Some(1)).unwrap();
+    assert_eq!(s.deck_size() + s.hand_size(0) + s.hand_size(1), 255);
+    let e = parse_state(&format_state(&s).replace("1/1/255/", "1/1/256/")).unwrap_err();
+    assert_eq!(e.field, "rules");
+    assert!(e.message.starts_with("copies: beyond the native engine's capacity"), "{}", e.message);
+}
+
+#[test]
+fn r31_conditions_in_order() {
+    let base = Rules::STANDARD;
+    let refused = |r: Rules| r.validate().unwrap_err().0;
+    // RULES.md R31's own examples: field ranges first, then energies, then max_value, then decks.
+    assert_eq!(refused(Rules { energies: 6, stall_limit: Some(0), ..base }), "stall_limit");
+    let r = Rules { energies: 1, max_value: 3, copies: 1, hand_size: 9, city_demand: 1, ..base };
+    assert_eq!(refused(r), "max_value");
+    assert_eq!(refused(Rules { energies: 6, max_value: 12, ..base }), "energies");
+    assert_eq!(refused(Rules { max_value: 12, city_demand: 20, hand_size: 500, ..base }), "max_value");
+    assert_eq!(refused(Rules { energies: 0, max_value: 0, ..base }), "energies");
+    assert_eq!(refused(Rules { hand_size: 21, ..base }), "hand_size");
+}
