@@ -11,9 +11,13 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod configs;
+mod expand;
 pub mod props;
 pub mod report;
 pub mod search;
+mod store;
+mod table;
+mod termination;
 pub mod value;
 
 pub use search::{check, CheckResult, Options, Violation};

@@ -1,0 +1,265 @@
+//! The workers' part of a layer: checking and expanding states (pass 1), packing the new ones
+//! from their parents (pass 2), and delayed duplicate detection of the successor records.
+
+use crate::props::{kind_name, Problem, Props};
+use crate::search::{DETERMINISM_EVERY, SOUNDNESS_EVERY};
+use crate::store::Store;
+use crate::table::{fingerprint, key_bytes, Visited, KEY_BYTES};
+use hatsuden::packed::Packer;
+use hatsuden::{new_game, Move, Rules, State};
+use rayon::prelude::*;
+
+/// Counts of one part of the search, summed over chunks.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Counts {
+    pub(crate) phases: [u64; 6],
+    pub(crate) ends: [u64; 3],
+    pub(crate) decided: [u64; 4],
+    pub(crate) kinds: [u64; 17],
+    pub(crate) expanded: u64,
+    pub(crate) transitions: u64,
+    pub(crate) soundness: u64,
+}
+
+impl Counts {
+    pub(crate) fn add(&mut self, o: &Counts) {
+        for (a, b) in self.phases.iter_mut().zip(&o.phases) {
+            *a += b;
+        }
+        for (a, b) in self.ends.iter_mut().zip(&o.ends) {
+            *a += b;
+        }
+        for (a, b) in self.decided.iter_mut().zip(&o.decided) {
+            *a += b;
+        }
+        for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
+            *a += b;
+        }
+        self.expanded += o.expanded;
+        self.transitions += o.transitions;
+        self.soundness += o.soundness;
+    }
+    pub(crate) fn to_vec(&self) -> Vec<u64> {
+        let mut v = Vec::new();
+        v.extend_from_slice(&self.phases);
+        v.extend_from_slice(&self.ends);
+        v.extend_from_slice(&self.decided);
+        v.extend_from_slice(&self.kinds);
+        v.extend([self.expanded, self.transitions, self.soundness]);
+        v
+    }
+    pub(crate) fn from_vec(v: &[u64]) -> Counts {
+        let mut c = Counts::default();
+        c.phases.copy_from_slice(&v[0..6]);
+        c.ends.copy_from_slice(&v[6..9]);
+        c.decided.copy_from_slice(&v[9..13]);
+        c.kinds.copy_from_slice(&v[13..30]);
+        c.expanded = v[30];
+        c.transitions = v[31];
+        c.soundness = v[32];
+        c
+    }
+}
+
+/// A problem found while expanding: (rule, message, state number, move rank or -1).
+pub(crate) type Found = (String, String, u64, i64);
+
+pub(crate) struct Pass1 {
+    pub(crate) counts: Counts,
+    /// Every successor: [key high, key low, parent number << 8 | move rank].
+    pub(crate) candidates: Vec<[u64; 3]>,
+    pub(crate) src: Vec<u8>,
+    pub(crate) dst: Vec<u8>,
+    pub(crate) found: Vec<Found>,
+}
+
+pub(crate) struct Engine {
+    pub(crate) rules: Rules,
+    pub(crate) props: Props,
+    pub(crate) packer: Packer,
+    pub(crate) positions: bool,
+    pub(crate) root: State,
+}
+
+impl Engine {
+    pub(crate) fn stored(&self, s: State) -> State {
+        if self.positions {
+            s.position()
+        } else {
+            s
+        }
+    }
+
+    /// The moves of `ranks` from the start, the stored state they reach and the full state.
+    fn replay(&self, ranks: &[usize]) -> (Vec<Move>, State, State) {
+        let mut stored = self.root;
+        let mut full = new_game(&self.rules, None).expect("rules");
+        let mut moves = Vec::new();
+        let mut buf = Vec::new();
+        for &r in ranks {
+            stored.legal_moves(&mut buf);
+            let m = buf[r];
+            moves.push(m);
+            full = full.apply(m).expect("a recorded move");
+            stored = self.stored(stored.apply(m).expect("a recorded move"));
+        }
+        (moves, stored, full)
+    }
+
+    /// Check and expand the states of one chunk (pass 1).
+    #[inline(never)]
+    pub(crate) fn pass1(&self, words: &[u64], first: u64, store: &Store) -> Pass1 {
+        let w = self.packer.words();
+        let mut r = Pass1 {
+            counts: Counts::default(),
+            candidates: Vec::new(),
+            src: Vec::new(),
+            dst: Vec::new(),
+            found: Vec::new(),
+        };
+        let mut moves = Vec::with_capacity(64);
+        let mut problems: Vec<Problem> = Vec::new();
+        let mut packed = vec![0u64; w];
+        for (k, rec) in words.chunks_exact(w).enumerate() {
+            let number = first + k as u64;
+            let s = self.packer.unpack(rec);
+            s.legal_moves(&mut moves);
+            let c = &mut r.counts;
+            c.expanded += 1;
+            c.phases[s.phase() as usize] += 1;
+            if s.is_over() {
+                c.ends[s.end_reason() as usize] += 1;
+                c.decided[self.props.decision(&s) as usize] += 1;
+            }
+            for m in &moves {
+                c.kinds[m.kind_rank() as usize] += 1;
+            }
+            problems.clear();
+            self.props.state_violations(&s, &moves, &mut problems);
+            if self.positions && number % SOUNDNESS_EVERY == 0 {
+                c.soundness += 1;
+                self.soundness(number, &s, &moves, store, &mut problems);
+            }
+            for (rule, msg) in problems.drain(..) {
+                r.found.push((rule.to_string(), msg, number, -1));
+            }
+            let mut degree = 0u8;
+            for (rank, m) in moves.iter().enumerate() {
+                let after = match s.apply(*m) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        r.found.push(("R35".into(), format!("a legal move was refused: {e}"), number, rank as i64));
+                        continue;
+                    }
+                };
+                let determinism = (number + rank as u64) % DETERMINISM_EVERY == 0;
+                self.props.transition_violations(&s, m, &after, determinism, &mut problems);
+                if self.positions {
+                    self.props.knowledge_problems(&s, m, &after, &mut problems);
+                }
+                for (rule, msg) in problems.drain(..) {
+                    r.found.push((rule.to_string(), msg, number, rank as i64));
+                }
+                self.packer.pack(&after, &mut packed); // by position: the position is packed
+                let key = fingerprint(&packed);
+                r.dst.extend_from_slice(&key_bytes(key));
+                degree = degree.checked_add(1).expect("at most 255 legal moves per state");
+                r.candidates.push([(key >> 64) as u64, key as u64, number << 8 | rank as u64]);
+            }
+            r.counts.transitions += degree as u64;
+            r.src.push(degree);
+        }
+        r
+    }
+
+    /// Soundness of a position (R36): its shortest path replayed with full states.
+    #[inline(never)]
+    fn soundness(&self, number: u64, s: &State, moves: &[Move], store: &Store, out: &mut Vec<Problem>) {
+        let (_, stored, full) = self.replay(&store.ranks_to(number));
+        if stored != *s || full.position() != *s {
+            out.push(("R36", "replaying the shortest path does not lead to the position".into()));
+            return;
+        }
+        if full.legal_moves_vec() != moves {
+            out.push(("R36", "the legal moves depend on the turn logs or known cards".into()));
+            return;
+        }
+        for m in moves {
+            let a = full.apply(*m).map(|x| x.position());
+            let b = s.apply(*m).map(|x| x.position());
+            if a.ok() != b.ok() {
+                out.push(("R36", format!("{} leads to a position that depends on the history", kind_name(m))));
+            }
+        }
+    }
+
+    /// Pass 2 on one chunk: the successor of each record (parent number << 8 | move rank,
+    /// sorted), packed, with its parent record (`number | rank << 56`).
+    #[inline(never)]
+    pub(crate) fn pass2(&self, words: &[u64], first: u64, records: &[[u64; 3]]) -> (Vec<u64>, Vec<u64>, Vec<u8>) {
+        let w = self.packer.words();
+        let mut out = vec![0u64; records.len() * w];
+        let mut parents = Vec::with_capacity(records.len());
+        let mut keys = Vec::with_capacity(records.len() * KEY_BYTES);
+        let mut moves = Vec::with_capacity(64);
+        let mut current = u64::MAX;
+        let mut s = self.root;
+        for (i, r) in records.iter().enumerate() {
+            let (number, rank) = (r[2] >> 8, (r[2] & 255) as usize);
+            if number != current {
+                current = number;
+                let k = (number - first) as usize;
+                s = self.packer.unpack(&words[k * w..k * w + w]);
+                s.legal_moves(&mut moves);
+            }
+            let after = s.apply(moves[rank]).expect("a move applied in pass 1");
+            let slot = &mut out[i * w..i * w + w];
+            self.packer.pack(&after, slot);
+            let key = fingerprint(slot);
+            assert_eq!(key, (r[0] as u128) << 64 | r[1] as u128, "pass 2 rebuilt another state");
+            keys.extend_from_slice(&key_bytes(key));
+            parents.push(number | (rank as u64) << 56);
+        }
+        (out, parents, keys)
+    }
+}
+
+/// Delayed duplicate detection: sort the successor records by (key, parent, rank), keep the
+/// first of each key (the smallest parent number and move rank: a shortest path), and drop the
+/// keys already visited (looked up in key order, so the visited set is read sequentially).
+pub(crate) fn compact(records: &mut Vec<[u64; 3]>, visited: &Visited) {
+    records.par_sort_unstable();
+    records.dedup_by(|a, b| a[0] == b[0] && a[1] == b[1]);
+    // Mark the visited in parallel, then drop them in place (no second copy of the records).
+    records.par_chunks_mut(1 << 16).for_each(|part| {
+        for r in part.iter_mut() {
+            if visited.contains((r[0] as u128) << 64 | r[1] as u128) {
+                r[2] = u64::MAX;
+            }
+        }
+    });
+    records.retain(|r| r[2] != u64::MAX);
+}
+
+impl Engine {
+    /// Like `replay`, stopping at a rank that is out of range (a refused move is still named).
+    pub(crate) fn replay_lenient(&self, ranks: &[usize]) -> (Vec<Move>, State, State) {
+        let mut stored = self.root;
+        let mut full = new_game(&self.rules, None).expect("rules");
+        let mut moves = Vec::new();
+        let mut buf = Vec::new();
+        for &r in ranks {
+            stored.legal_moves(&mut buf);
+            let Some(&m) = buf.get(r) else { break };
+            moves.push(m);
+            match (full.apply(m), stored.apply(m)) {
+                (Ok(f), Ok(s)) => {
+                    full = f;
+                    stored = self.stored(s);
+                }
+                _ => break,
+            }
+        }
+        (moves, stored, full)
+    }
+}
