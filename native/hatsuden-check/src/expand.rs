@@ -62,12 +62,42 @@ impl Counts {
 }
 
 /// A problem found while expanding: (rule, message, state number, move rank or -1).
+/// A successor record, 16 bytes: the 84-bit fingerprint, then the link (the parent's number,
+/// 36 bits, and the move's rank, 8 bits). As pairs of words they sort by fingerprint, then
+/// parent, then rank.
+pub(crate) type Record = [u64; 2];
+/// Bits of a record's link.
+const LINK_BITS: u32 = 44;
+/// The link bits of a record's second word (all set: a record dropped by [`compact`]).
+pub(crate) const LINK_MASK: u64 = (1 << LINK_BITS) - 1;
+/// The largest state number a record can name.
+pub(crate) const MAX_NUMBER: u64 = (1 << (LINK_BITS - 8)) - 2;
+
+/// The record of the successor `key` of state `number` by its move of rank `rank`.
+#[inline]
+pub(crate) fn record(key: u128, number: u64, rank: usize) -> Record {
+    debug_assert!(number <= MAX_NUMBER && rank < 256 && key >> 84 == 0);
+    [(key >> 20) as u64, (key as u64 & 0xfffff) << LINK_BITS | number << 8 | rank as u64]
+}
+
+/// The fingerprint of a record.
+#[inline]
+pub(crate) fn record_key(r: &Record) -> u128 {
+    (r[0] as u128) << 20 | (r[1] >> LINK_BITS) as u128
+}
+
+/// The link of a record: parent number << 8 | move rank.
+#[inline]
+pub(crate) fn record_link(r: &Record) -> u64 {
+    r[1] & LINK_MASK
+}
+
 pub(crate) type Found = (String, String, u64, i64);
 
 pub(crate) struct Pass1 {
     pub(crate) counts: Counts,
     /// Every successor: [key high, key low, parent number << 8 | move rank].
-    pub(crate) candidates: Vec<[u64; 3]>,
+    pub(crate) candidates: Vec<Record>,
     pub(crate) src: Vec<u8>,
     pub(crate) dst: Vec<u8>,
     pub(crate) found: Vec<Found>,
@@ -164,7 +194,7 @@ impl Engine {
                 let key = fingerprint(&packed);
                 r.dst.extend_from_slice(&key_bytes(key));
                 degree = degree.checked_add(1).expect("at most 255 legal moves per state");
-                r.candidates.push([(key >> 64) as u64, key as u64, number << 8 | rank as u64]);
+                r.candidates.push(record(key, number, rank));
             }
             r.counts.transitions += degree as u64;
             r.src.push(degree);
@@ -196,7 +226,7 @@ impl Engine {
     /// Pass 2 on one chunk: the successor of each record (parent number << 8 | move rank,
     /// sorted), packed, with its parent record (`number | rank << 56`).
     #[inline(never)]
-    pub(crate) fn pass2(&self, words: &[u64], first: u64, records: &[[u64; 3]]) -> (Vec<u64>, Vec<u64>, Vec<u8>) {
+    pub(crate) fn pass2(&self, words: &[u64], first: u64, records: &[Record]) -> (Vec<u64>, Vec<u64>, Vec<u8>) {
         let w = self.packer.words();
         let mut out = vec![0u64; records.len() * w];
         let mut parents = Vec::with_capacity(records.len());
@@ -205,7 +235,8 @@ impl Engine {
         let mut current = u64::MAX;
         let mut s = self.root;
         for (i, r) in records.iter().enumerate() {
-            let (number, rank) = (r[2] >> 8, (r[2] & 255) as usize);
+            let link = record_link(r);
+            let (number, rank) = (link >> 8, (link & 255) as usize);
             if number != current {
                 current = number;
                 let k = (number - first) as usize;
@@ -216,7 +247,7 @@ impl Engine {
             let slot = &mut out[i * w..i * w + w];
             self.packer.pack(&after, slot);
             let key = fingerprint(slot);
-            assert_eq!(key, (r[0] as u128) << 64 | r[1] as u128, "pass 2 rebuilt another state");
+            assert_eq!(key, record_key(r), "pass 2 rebuilt another state");
             keys.extend_from_slice(&key_bytes(key));
             parents.push(number | (rank as u64) << 56);
         }
@@ -227,18 +258,18 @@ impl Engine {
 /// Delayed duplicate detection: sort the successor records by (key, parent, rank), keep the
 /// first of each key (the smallest parent number and move rank: a shortest path), and drop the
 /// keys already visited (looked up in key order, so the visited set is read sequentially).
-pub(crate) fn compact(records: &mut Vec<[u64; 3]>, visited: &Visited) {
+pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) {
     records.par_sort_unstable();
-    records.dedup_by(|a, b| a[0] == b[0] && a[1] == b[1]);
+    records.dedup_by(|a, b| record_key(a) == record_key(b));
     // Mark the visited in parallel, then drop them in place (no second copy of the records).
     records.par_chunks_mut(1 << 16).for_each(|part| {
         for r in part.iter_mut() {
-            if visited.contains((r[0] as u128) << 64 | r[1] as u128) {
-                r[2] = u64::MAX;
+            if visited.contains(record_key(r)) {
+                r[1] |= LINK_MASK;
             }
         }
     });
-    records.retain(|r| r[2] != u64::MAX);
+    records.retain(|r| record_link(r) != LINK_MASK);
 }
 
 impl Engine {

@@ -16,9 +16,9 @@
 //! The visited set is 2^20 shards of sorted 64-bit words: a state's fingerprint is 128 bits of
 //! a hash of its packed form, of which the top 20 choose the shard and the low 64 are stored:
 //! 84 bits of identity for 8 bytes a state. Memory at the peak is about 8 bytes per visited
-//! state plus 16 bytes per candidate of the layer being searched; everything else is on disk.
+//! state plus 16 bytes per successor record of the layer being searched; everything else is on disk.
 
-use crate::expand::{compact, Counts, Engine, Found, Pass1};
+use crate::expand::{compact, record_key, record_link, Counts, Engine, Found, Pass1, Record, MAX_NUMBER};
 use crate::props::{decision_name, phase_name, Props, KIND_NAMES};
 use crate::store::{peak_rss_bytes, read_words, rss_bytes, write_words, Store, NO_PARENT};
 pub use crate::table::{fingerprint, FINGERPRINT_BITS, SHARD_BITS};
@@ -288,11 +288,14 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         if size == 0 {
             break;
         }
+        if states > MAX_NUMBER {
+            return Err(format!("more than {MAX_NUMBER} states: the successor records cannot name them"));
+        }
         max_depth = depth;
         let layer_start = states - size;
         let layer_clock = Instant::now();
         // Pass 1: check and expand; collect the candidates of the next layer.
-        let mut candidates: Vec<[u64; 3]> = Vec::new();
+        let mut candidates: Vec<Record> = Vec::new();
         let mut dedup_at = 1usize << 22;
         let mut compacted = 0usize;
         let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
@@ -344,8 +347,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         if new_count > 0 {
             // The new keys (sorted) join the visited set; then the records are sorted by parent
             // and rank, the order in which pass 2 emits them (the numbering of a sequential BFS).
-            visited.merge_by(&candidates, |r| (r[0] as u128) << 64 | r[1] as u128);
-            candidates.par_sort_unstable_by_key(|r| r[2]);
+            visited.merge_by(&candidates, record_key);
+            candidates.par_sort_unstable_by_key(record_link);
             // Pass 2: pack the next layer from the parents, in order.
             let mut next = BufWriter::with_capacity(1 << 22, File::create(&next_path).map_err(|e| e.to_string())?);
             let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
@@ -357,7 +360,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 let count = (size - done).min(BATCH as u64) as usize;
                 let words = read_words(&mut reader, count, w);
                 let first = layer_start + done;
-                let end = at + candidates[at..].partition_point(|r| r[2] >> 8 < first + count as u64);
+                let end = at + candidates[at..].partition_point(|r| record_link(r) >> 8 < first + count as u64);
                 let records = &candidates[at..end];
                 let results: Vec<(Vec<u64>, Vec<u64>, Vec<u8>)> = words
                     .par_chunks(CHUNK * w)
@@ -365,8 +368,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                     .map(|(k, part)| {
                         let lo_n = first + (k * CHUNK) as u64;
                         let hi_n = lo_n + (part.len() / w) as u64;
-                        let lo = records.partition_point(|r| r[2] >> 8 < lo_n);
-                        let hi = records.partition_point(|r| r[2] >> 8 < hi_n);
+                        let lo = records.partition_point(|r| record_link(r) >> 8 < lo_n);
+                        let hi = records.partition_point(|r| record_link(r) >> 8 < hi_n);
                         engine.pass2(part, lo_n, &records[lo..hi])
                     })
                     .collect();
