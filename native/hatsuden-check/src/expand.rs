@@ -1,13 +1,14 @@
 //! The workers' part of a layer: checking and expanding states (pass 1), packing the new ones
 //! from their parents (pass 2), and delayed duplicate detection of the successor records.
 
-use crate::props::{kind_name, Problem, Props};
+use crate::props::{kind_name, Problem, Props, ScoreMemo};
 use crate::search::{DETERMINISM_EVERY, SOUNDNESS_EVERY};
 use crate::store::Store;
 use crate::table::{fingerprint, key_bytes, Visited, KEY_BYTES};
 use hatsuden::packed::Packer;
 use hatsuden::{new_game, Move, Rules, State};
 use rayon::prelude::*;
+use std::cell::RefCell;
 
 /// Counts of one part of the search, summed over chunks.
 #[derive(Clone, Debug, Default)]
@@ -61,7 +62,11 @@ impl Counts {
     }
 }
 
-/// A problem found while expanding: (rule, message, state number, move rank or -1).
+thread_local! {
+    /// Each worker's grids and Smart columns whose score (R29) is checked.
+    static MEMO: RefCell<ScoreMemo> = RefCell::new(ScoreMemo::new());
+}
+
 /// A successor record, 16 bytes: the 84-bit fingerprint, then the link (the parent's number,
 /// 36 bits, and the move's rank, 8 bits). As pairs of words they sort by fingerprint, then
 /// parent, then rank.
@@ -92,6 +97,7 @@ pub(crate) fn record_link(r: &Record) -> u64 {
     r[1] & LINK_MASK
 }
 
+/// A problem found while expanding: (rule, message, state number, move rank or -1).
 pub(crate) type Found = (String, String, u64, i64);
 
 pub(crate) struct Pass1 {
@@ -101,6 +107,10 @@ pub(crate) struct Pass1 {
     pub(crate) src: Vec<u8>,
     pub(crate) dst: Vec<u8>,
     pub(crate) found: Vec<Found>,
+    /// The packed successors, in transition order (when kept).
+    pub(crate) succ: Vec<u64>,
+    /// Whether every legal move was applied (the successors' ranks are their indices).
+    pub(crate) dense: bool,
 }
 
 pub(crate) struct Engine {
@@ -138,7 +148,9 @@ impl Engine {
 
     /// Check and expand the states of one chunk (pass 1).
     #[inline(never)]
-    pub(crate) fn pass1(&self, words: &[u64], first: u64, store: &Store) -> Pass1 {
+    /// `keep`: keep the packed successors (pass 2 then copies the new ones instead of rebuilding
+    /// them from their parents).
+    pub(crate) fn pass1(&self, words: &[u64], first: u64, store: &Store, keep: bool) -> Pass1 {
         let w = self.packer.words();
         let mut r = Pass1 {
             counts: Counts::default(),
@@ -146,6 +158,8 @@ impl Engine {
             src: Vec::new(),
             dst: Vec::new(),
             found: Vec::new(),
+            succ: Vec::new(),
+            dense: true,
         };
         let mut moves = Vec::with_capacity(64);
         let mut problems: Vec<Problem> = Vec::new();
@@ -165,7 +179,7 @@ impl Engine {
                 c.kinds[m.kind_rank() as usize] += 1;
             }
             problems.clear();
-            self.props.state_violations(&s, &moves, &mut problems);
+            MEMO.with(|memo| self.props.state_violations_memo(&s, &moves, &mut memo.borrow_mut(), &mut problems));
             if self.positions && number % SOUNDNESS_EVERY == 0 {
                 c.soundness += 1;
                 self.soundness(number, &s, &moves, store, &mut problems);
@@ -179,6 +193,7 @@ impl Engine {
                     Ok(a) => a,
                     Err(e) => {
                         r.found.push(("R35".into(), format!("a legal move was refused: {e}"), number, rank as i64));
+                        r.dense = false;
                         continue;
                     }
                 };
@@ -193,6 +208,9 @@ impl Engine {
                 self.packer.pack(&after, &mut packed); // by position: the position is packed
                 let key = fingerprint(&packed);
                 r.dst.extend_from_slice(&key_bytes(key));
+                if keep {
+                    r.succ.extend_from_slice(&packed);
+                }
                 degree = degree.checked_add(1).expect("at most 255 legal moves per state");
                 r.candidates.push(record(key, number, rank));
             }

@@ -282,6 +282,14 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let mut stopped_by: Option<String> = None;
     let mut peak = peak_rss_bytes();
     let mut max_depth = depth;
+    // Seconds spent in pass 1, duplicate detection, the visited set's merge, pass 2, the
+    // checkpoints and the termination pass (shown with --progress).
+    let mut clock = [0f64; 6];
+    let mut lap = Instant::now();
+    let mut tick = |slot: usize, clock: &mut [f64; 6]| {
+        clock[slot] += lap.elapsed().as_secs_f64();
+        lap = Instant::now();
+    };
     loop {
         let layer_path = store.layer(depth);
         let size = fs::metadata(&layer_path).map(|m| m.len()).unwrap_or(0) / (w as u64 * 8);
@@ -296,6 +304,12 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let layer_clock = Instant::now();
         // Pass 1: check and expand; collect the candidates of the next layer.
         let mut candidates: Vec<Record> = Vec::new();
+        // The layer's packed successors in transition order and where each state's begin, kept
+        // while they fit in a budget (an eighth of --max-memory, else 1 GiB).
+        let budget = opts.max_memory.map_or(1 << 30, |m| m / 8) / 8;
+        let mut keep = w as u64 * size * 2 <= budget;
+        let mut succ: Vec<u64> = Vec::new();
+        let mut first_edge: Vec<u64> = vec![0];
         let mut dedup_at = 1usize << 22;
         let mut compacted = 0usize;
         let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
@@ -307,9 +321,22 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             let results: Vec<Pass1> = words
                 .par_chunks(CHUNK * w)
                 .enumerate()
-                .map(|(k, part)| engine.pass1(part, first + (k * CHUNK) as u64, &store))
+                .map(|(k, part)| engine.pass1(part, first + (k * CHUNK) as u64, &store, keep))
                 .collect();
+            tick(0, &mut clock);
             for r in results {
+                if keep && r.dense && (succ.len() + r.succ.len()) as u64 <= budget {
+                    succ.extend_from_slice(&r.succ);
+                    let mut at = *first_edge.last().unwrap();
+                    for &d in &r.src {
+                        at += d as u64;
+                        first_edge.push(at);
+                    }
+                } else if keep {
+                    keep = false;
+                    succ = Vec::new();
+                    first_edge = Vec::new();
+                }
                 counts.add(&r.counts);
                 candidates.extend_from_slice(&r.candidates);
                 store.out.write_all(&r.src).map_err(|e| e.to_string())?;
@@ -324,10 +351,12 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             // limit comes near (they have grown by a tenth at least).
             let near_limit = opts.max_memory.is_some_and(|limit| rss_bytes() as f64 > 0.75 * limit as f64);
             if candidates.len() > dedup_at || (near_limit && candidates.len() * 10 > compacted * 11) {
+                tick(0, &mut clock);
                 compact(&mut candidates, &visited);
                 compacted = candidates.len();
                 dedup_at = (candidates.len() * 2).max(1 << 22);
             }
+            tick(1, &mut clock);
             done += count as u64;
             peak = peak.max(rss_bytes());
             if let Some(limit) = opts.max_memory {
@@ -342,6 +371,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         }
         compact(&mut candidates, &visited);
         let new_count = candidates.len() as u64;
+        tick(1, &mut clock);
         layer_sizes.push(size);
         let next_path = store.layer(depth + 1);
         if new_count > 0 {
@@ -349,14 +379,36 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             // and rank, the order in which pass 2 emits them (the numbering of a sequential BFS).
             visited.merge_by(&candidates, record_key);
             candidates.par_sort_unstable_by_key(record_link);
+            tick(2, &mut clock);
             // Pass 2: pack the next layer from the parents, in order.
             let mut next = BufWriter::with_capacity(1 << 22, File::create(&next_path).map_err(|e| e.to_string())?);
+            if keep {
+                // The successors were kept: copy the new ones.
+                let mut packed = Vec::with_capacity(candidates.len() * w);
+                let mut parent_bytes = Vec::with_capacity(candidates.len() * 8);
+                let mut keys = Vec::with_capacity(candidates.len() * KEY_BYTES);
+                for r in &candidates {
+                    let link = record_link(r);
+                    let (number, rank) = (link >> 8, link & 255);
+                    let i = (first_edge[(number - layer_start) as usize] + rank) as usize;
+                    let slot = &succ[i * w..i * w + w];
+                    debug_assert_eq!(fingerprint(slot), record_key(r));
+                    packed.extend_from_slice(slot);
+                    parent_bytes.extend_from_slice(&(number | rank << 56).to_le_bytes());
+                    keys.extend_from_slice(&key_bytes(record_key(r)));
+                }
+                write_words(&mut next, &packed);
+                store.keys.write_all(&keys).map_err(|e| e.to_string())?;
+                store.parents.write_all_at(&parent_bytes, store.parents_len * 8).map_err(|e| e.to_string())?;
+                store.parents_len += new_count;
+                drop((succ, first_edge));
+            }
             let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
             let mut done = 0u64;
             let mut parent_bytes: Vec<u8> = Vec::new();
-            let mut emitted = 0u64;
+            let mut emitted = if keep { new_count } else { 0 };
             let mut at = 0usize;
-            while done < size {
+            while done < size && !keep {
                 let count = (size - done).min(BATCH as u64) as usize;
                 let words = read_words(&mut reader, count, w);
                 let first = layer_start + done;
@@ -393,6 +445,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 return Err(format!("internal error: {emitted} states emitted for {new_count} new fingerprints"));
             }
             drop(candidates);
+            tick(3, &mut clock);
         } else {
             File::create(&next_path).map_err(|e| e.to_string())?;
         }
@@ -418,6 +471,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         fs::write(&tmp, meta).map_err(|e| e.to_string())?;
         fs::rename(&tmp, &meta_path).map_err(|e| e.to_string())?;
         let _ = fs::remove_file(&layer_path);
+        tick(4, &mut clock);
         if opts.progress {
             let secs = layer_clock.elapsed().as_secs_f64();
             eprintln!(
@@ -470,6 +524,13 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             }
             Graph::TooBig(why) => stopped_by = Some(why),
         }
+        tick(5, &mut clock);
+    }
+    if opts.progress {
+        eprintln!(
+            "seconds: pass 1 {:.2}, duplicates {:.2}, visited set {:.2}, pass 2 {:.2}, checkpoints {:.2}, termination {:.2}",
+            clock[0], clock[1], clock[2], clock[3], clock[4], clock[5]
+        );
     }
     let truncated = stopped_by.is_some();
     let mut events = BTreeMap::new();

@@ -138,35 +138,48 @@ impl Visited {
                 return;
             }
             let add = &new[lo..hi];
-            let mut data = Vec::with_capacity(sup.data.len() + add.len());
-            let mut offs = vec![0u32; SUBS + 1];
-            let mut j = 0;
-            for sub in 0..SUBS {
-                offs[sub] = data.len() as u32;
-                let old = &sup.data[sup.offs[sub] as usize..sup.offs[sub + 1] as usize];
-                let mut end = j;
-                while end < add.len() && shard_of(key(&add[end])) == first + sub {
+            // Only the shards that receive keys are merged; the runs between them are copied
+            // whole, and the offsets move by the number of keys added before them.
+            let old = &sup.data;
+            let mut data = Vec::with_capacity(old.len() + add.len());
+            let mut added = [0u32; SUBS];
+            let (mut j, mut copied) = (0, 0);
+            while j < add.len() {
+                let shard = shard_of(key(&add[j]));
+                let sub = shard & (SUBS - 1);
+                let mut end = j + 1;
+                while end < add.len() && shard_of(key(&add[end])) == shard {
                     end += 1;
                 }
-                let run = &add[j..end];
+                let (from, to) = (sup.offs[sub] as usize, sup.offs[sub + 1] as usize);
+                data.extend_from_slice(&old[copied..from]);
+                let (run, part) = (&add[j..end], &old[from..to]);
                 let (mut a, mut b) = (0, 0);
-                while a < old.len() && b < run.len() {
+                while a < part.len() && b < run.len() {
                     let x = key(&run[b]) as u64;
-                    if old[a] < x {
-                        data.push(old[a]);
+                    if part[a] < x {
+                        data.push(part[a]);
                         a += 1;
                     } else {
                         data.push(x);
                         b += 1;
                     }
                 }
-                data.extend_from_slice(&old[a..]);
+                data.extend_from_slice(&part[a..]);
                 data.extend(run[b..].iter().map(|k| key(k) as u64));
+                added[sub] = (end - j) as u32;
+                copied = to;
                 j = end;
             }
-            offs[SUBS] = data.len() as u32;
+            data.extend_from_slice(&old[copied..]);
+            let mut extra = 0u32;
+            for sub in 0..SUBS {
+                sup.offs[sub] += extra;
+                extra += added[sub];
+            }
+            sup.offs[SUBS] += extra;
+            debug_assert_eq!(sup.offs[SUBS] as usize, data.len());
             sup.data = data;
-            sup.offs = offs;
         });
     }
     pub(crate) fn bytes(&self) -> u64 {
