@@ -273,6 +273,57 @@ impl Engine {
     }
 }
 
+/// The next layer from pass 2: packed words, parent records and keys (bytes).
+pub(crate) type Emitted = (Vec<u64>, Vec<u8>, Vec<u8>);
+
+/// Pass 2 when the layer's successors were kept (`succ`, in transition order; state `k` of the
+/// layer has transitions `first_edge[k]..first_edge[k + 1]`): the new states of `records` in the
+/// order of their parent and move rank (the numbering of a sequential BFS), found by marking
+/// their transitions in a bitmap instead of sorting the records. Returns their packed words,
+/// parent records (`number | rank << 56`) and keys.
+pub(crate) fn emit_kept(
+    records: &[Record],
+    first_edge: &[u64],
+    succ: &[u64],
+    w: usize,
+    layer_start: u64,
+) -> Result<Emitted, String> {
+    let total = *first_edge.last().unwrap_or(&0) as usize;
+    let mut marks = vec![0u64; total.div_ceil(64)];
+    let mut sum = 0u128;
+    for r in records {
+        let link = record_link(r);
+        let t = (first_edge[((link >> 8) - layer_start) as usize] + (link & 255)) as usize;
+        marks[t / 64] |= 1 << (t % 64);
+        sum = sum.wrapping_add(record_key(r));
+    }
+    let mut packed = Vec::with_capacity(records.len() * w);
+    let mut parents = Vec::with_capacity(records.len() * 8);
+    let mut keys = Vec::with_capacity(records.len() * KEY_BYTES);
+    let mut k = 0usize;
+    for (word_index, &word) in marks.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let t = word_index * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            while first_edge[k + 1] as usize <= t {
+                k += 1;
+            }
+            let rank = (t - first_edge[k] as usize) as u64;
+            let slot = &succ[t * w..t * w + w];
+            let key = fingerprint(slot);
+            sum = sum.wrapping_sub(key);
+            packed.extend_from_slice(slot);
+            parents.extend_from_slice(&((layer_start + k as u64) | rank << 56).to_le_bytes());
+            keys.extend_from_slice(&key_bytes(key));
+        }
+    }
+    if sum != 0 || packed.len() != records.len() * w {
+        return Err("internal error: the kept successors are not the new states".into());
+    }
+    Ok((packed, parents, keys))
+}
+
 /// Delayed duplicate detection: sort the successor records by (key, parent, rank), keep the
 /// first of each key (the smallest parent number and move rank: a shortest path), and drop the
 /// keys already visited (looked up in key order, so the visited set is read sequentially).

@@ -18,7 +18,7 @@
 //! 84 bits of identity for 8 bytes a state. Memory at the peak is about 8 bytes per visited
 //! state plus 16 bytes per successor record of the layer being searched; everything else is on disk.
 
-use crate::expand::{compact, record_key, record_link, Counts, Engine, Found, Pass1, Record, MAX_NUMBER};
+use crate::expand::{compact, emit_kept, record_key, record_link, Counts, Engine, Found, Pass1, Record, MAX_NUMBER};
 use crate::props::{decision_name, phase_name, Props, KIND_NAMES};
 use crate::store::{peak_rss_bytes, read_words, rss_bytes, write_words, Store, NO_PARENT};
 pub use crate::table::{fingerprint, FINGERPRINT_BITS, SHARD_BITS};
@@ -378,25 +378,15 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             // The new keys (sorted) join the visited set; then the records are sorted by parent
             // and rank, the order in which pass 2 emits them (the numbering of a sequential BFS).
             visited.merge_by(&candidates, record_key);
-            candidates.par_sort_unstable_by_key(record_link);
+            if !keep {
+                candidates.par_sort_unstable_by_key(record_link);
+            }
             tick(2, &mut clock);
             // Pass 2: pack the next layer from the parents, in order.
             let mut next = BufWriter::with_capacity(1 << 22, File::create(&next_path).map_err(|e| e.to_string())?);
             if keep {
-                // The successors were kept: copy the new ones.
-                let mut packed = Vec::with_capacity(candidates.len() * w);
-                let mut parent_bytes = Vec::with_capacity(candidates.len() * 8);
-                let mut keys = Vec::with_capacity(candidates.len() * KEY_BYTES);
-                for r in &candidates {
-                    let link = record_link(r);
-                    let (number, rank) = (link >> 8, link & 255);
-                    let i = (first_edge[(number - layer_start) as usize] + rank) as usize;
-                    let slot = &succ[i * w..i * w + w];
-                    debug_assert_eq!(fingerprint(slot), record_key(r));
-                    packed.extend_from_slice(slot);
-                    parent_bytes.extend_from_slice(&(number | rank << 56).to_le_bytes());
-                    keys.extend_from_slice(&key_bytes(record_key(r)));
-                }
+                // The successors were kept: copy the new ones, in transition order.
+                let (packed, parent_bytes, keys) = emit_kept(&candidates, &first_edge, &succ, w, layer_start)?;
                 write_words(&mut next, &packed);
                 store.keys.write_all(&keys).map_err(|e| e.to_string())?;
                 store.parents.write_all_at(&parent_bytes, store.parents_len * 8).map_err(|e| e.to_string())?;
