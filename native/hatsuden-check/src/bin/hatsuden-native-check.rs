@@ -1,6 +1,7 @@
 //! `hatsuden-native-check --config NAME [--positions|--states] [--workers N] [--checkpoint DIR
-//! [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json]`: the native model
-//! checker, printing the figures and verdict of `python -m hatsuden_rules.modelcheck`.
+//! [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json] [--golden FILE]`: the
+//! native model checker, printing the figures and verdict of `python -m hatsuden_rules.modelcheck`
+//! (`--golden`: and comparing them with the file's entry).
 //!
 //! Exit codes as `hatsuden-check`: 0 OK, 1 VIOLATION, 2 TRUNCATED (or a usage error), 3
 //! UNCOVERED.
