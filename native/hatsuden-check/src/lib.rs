@@ -12,6 +12,7 @@
 
 pub mod configs;
 mod expand;
+mod memo;
 pub mod props;
 pub mod report;
 pub mod search;
