@@ -8,7 +8,7 @@ CORE   := $(VENV)/.installed-core
 STAMP  := $(VENV)/.installed
 CODE   := src tests property_tests examples benchmarks tools docs/plugins native/hatsuden-py/python
 
-.PHONY: demo test lint typecheck pytest examples docs dist bench bench-frameworks playthrough verify verify-big verify-huge verify-variants verify-variants-big nightly mutation vectors balance clean
+.PHONY: demo test lint typecheck pytest examples docs dist bench bench-frameworks playthrough verify verify-big verify-huge verify-huge-python verify-variants verify-variants-big nightly mutation vectors balance clean
 
 $(CORE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -71,7 +71,16 @@ verify-big: $(STAMP) ## Every reachable state of the large configuration (all fo
 	$(PY) -m hatsuden_rules.modelcheck --config large --golden tests/golden/modelcheck.json
 
 HUGE_CHECKPOINT := $(VENV)/verify-huge
-verify-huge: $(STAMP) ## Every reachable position of the huge configuration (two-card hands, duplicates, all four tech cards): the fingerprint engine on both cores, resumable.
+HUGE_NATIVE_CHECKPOINT := $(VENV)/verify-huge-native
+NATIVE_CHECK := native/target/release/hatsuden-native-check
+verify-huge: ## Every reachable position of the huge configuration (two-card hands, duplicates, all four tech cards): the native checker on both cores, resumable (run it again to continue from the last layer).
+	cd native && cargo build --release --quiet -p hatsuden-check
+	$(NATIVE_CHECK) --config huge --workers 2 --max-memory 20G --progress \
+		--checkpoint $(HUGE_NATIVE_CHECKPOINT) $$(test -f $(HUGE_NATIVE_CHECKPOINT)/meta.txt && echo --resume) \
+		--golden tests/golden/modelcheck.json
+	rm -rf $(HUGE_NATIVE_CHECKPOINT)
+
+verify-huge-python: $(STAMP) ## verify-huge with the Python fingerprint engine (much slower), resumable.
 	$(PY) -m hatsuden_rules.modelcheck --config huge --workers 2 --max-memory 20G \
 		--checkpoint $(HUGE_CHECKPOINT) $$(test -f $(HUGE_CHECKPOINT)/meta.json && echo --resume) \
 		--golden tests/golden/modelcheck.json

@@ -11,10 +11,15 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod configs;
+mod expand;
+mod memo;
 pub mod props;
 pub mod report;
 pub mod search;
 pub mod shard;
+mod store;
+mod table;
+mod termination;
 pub mod value;
 
 pub use search::{check, CheckResult, Options, Violation};

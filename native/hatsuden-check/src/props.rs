@@ -5,6 +5,7 @@
 //!
 //! Every failure names its rule. [`PROPERTIES`] lists them all by rule and name.
 
+pub use crate::memo::ScoreMemo;
 use hatsuden::{
     score, Decision, Move, Overflow, Phase, Rules, State, TechTiming, Tiebreak, ACCUMULATOR, DOWN, MAX_KINDS,
     SECRET_BUILD, SMART,
@@ -249,6 +250,12 @@ impl Props {
     /// Every invariant `s` (with its legal `moves`) breaks.
     #[inline(never)]
     pub fn state_violations(&self, s: &State, moves: &[Move], out: &mut Vec<Problem>) {
+        self.state_violations_memo(s, moves, &mut ScoreMemo::none(), out);
+    }
+
+    /// [`Props::state_violations`], with R29 checked once per pair of grids and Smart column (the
+    /// only inputs of the score, as the Python checker does): `memo` holds those already checked.
+    pub fn state_violations_memo(&self, s: &State, moves: &[Move], memo: &mut ScoreMemo, out: &mut Vec<Problem>) {
         let r = &self.rules;
         // R2-R4: every plant card is in exactly one place; a flipped stack keeps its cards.
         let mut cards = [0u32; MAX_KINDS];
@@ -364,6 +371,25 @@ impl Props {
                 out.push(("R6", "chance outcomes do not sum to 1 or differ from the legal moves".into()));
             }
         }
+        if !memo.checked(&self.rules, s) {
+            let start = out.len();
+            self.score_problems(s, out);
+            if out.len() == start {
+                memo.insert(s);
+            }
+        }
+        if self.variants {
+            self.variant_problems(s, moves, out);
+        }
+        if let Some(trigger) = s.end_triggered_by() {
+            if !full[trigger] {
+                out.push(("R24", format!("player {trigger} triggered the end without a full grid")));
+            }
+        }
+    }
+
+    /// R29: `score()` against the oracle.
+    fn score_problems(&self, s: &State, out: &mut Vec<Problem>) {
         let (totals, winner, decision) = oracle(self, s);
         let sheet = score(s);
         if [sheet.players[0].total, sheet.players[1].total] != totals
@@ -377,14 +403,6 @@ impl Props {
                     (sheet.players[0].total, sheet.players[1].total, sheet.winner, sheet.decided_by)
                 ),
             ));
-        }
-        if self.variants {
-            self.variant_problems(s, moves, out);
-        }
-        if let Some(trigger) = s.end_triggered_by() {
-            if !full[trigger] {
-                out.push(("R24", format!("player {trigger} triggered the end without a full grid")));
-            }
         }
     }
 

@@ -2,6 +2,7 @@
 //! (`modelcheck/_report.py`), with the native engine's own lines.
 
 use crate::search::{CheckResult, FINGERPRINT_BITS};
+use hatsuden::json::Json;
 use hatsuden::{Overflow, Rules, TechTiming, Tiebreak, TECH_NAMES};
 
 fn thousands(n: u64) -> String {
@@ -227,4 +228,38 @@ pub fn result_json(r: &CheckResult) -> String {
         layers.join(", "),
         r.packed_words,
     )
+}
+
+/// How a complete result differs from its golden entry (an entry of `configs` in
+/// `tests/golden/modelcheck.json`): states or positions, transitions, terminal states by end
+/// reason, chance nodes, max depth and longest game. Empty when they are all equal.
+pub fn golden_mismatches(r: &CheckResult, entry: &Json) -> Vec<String> {
+    let mut out = Vec::new();
+    let int = |key: &str| entry.get(key).and_then(Json::as_int).map(|v| v as u64);
+    let mut expect = |what: &str, got: Option<u64>, want: Option<u64>| {
+        if got != want {
+            out.push(format!("{what}: {got:?}, the golden {want:?}"));
+        }
+    };
+    expect("states", Some(r.states), int("states"));
+    expect("transitions", Some(r.transitions), int("transitions"));
+    expect("chance_nodes", Some(r.chance_nodes), int("chance_nodes"));
+    expect("max_depth", Some(r.max_depth), int("max_depth"));
+    expect("longest_game", r.longest_game, int("longest_game"));
+    expect("terminal_states", Some(r.terminal_by_reason.values().sum()), int("terminal_states"));
+    match entry.get("terminal_by_reason") {
+        Some(Json::Obj(items)) => {
+            for (reason, count) in items {
+                let got = r.terminal_by_reason.get(&reason.to_uppercase()).copied();
+                expect(&format!("terminal_by_reason {reason}"), got, count.as_int().map(|c| c as u64));
+            }
+            for reason in r.terminal_by_reason.keys() {
+                if !items.iter().any(|(k, _)| k.to_uppercase() == *reason) {
+                    out.push(format!("terminal_by_reason {}: not in the golden", reason.to_lowercase()));
+                }
+            }
+        }
+        _ => out.push("terminal_by_reason: not in the golden".into()),
+    }
+    out
 }

@@ -16,31 +16,30 @@
 //! The visited set is 2^20 shards of sorted 64-bit words: a state's fingerprint is 128 bits of
 //! a hash of its packed form, of which the top 20 choose the shard and the low 64 are stored:
 //! 84 bits of identity for 8 bytes a state. Memory at the peak is about 8 bytes per visited
-//! state plus 16 bytes per candidate of the layer being searched; everything else is on disk.
+//! state plus 16 bytes per successor record of the layer being searched; everything else is on disk.
 
-use crate::props::{decision_name, kind_name, phase_name, Problem, Props, KIND_NAMES};
+use crate::expand::{compact, emit_kept, record_key, record_link, Counts, Engine, Found, Pass1, Record, MAX_NUMBER};
+use crate::props::{decision_name, phase_name, Props, KIND_NAMES};
+use crate::store::{peak_rss_bytes, read_words, rss_bytes, write_words, Store, NO_PARENT};
+pub use crate::table::{fingerprint, FINGERPRINT_BITS, SHARD_BITS};
+use crate::table::{key_bytes, key_from, Visited, KEY_BYTES};
+use crate::termination::{cycle_violation, termination, Graph};
 use hatsuden::packed::Packer;
-use hatsuden::{new_game, Move, Rules, State};
+use hatsuden::{new_game, Rules};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Bits of a fingerprint that choose its shard of the visited set.
-pub const SHARD_BITS: u32 = 20;
-/// Bits of identity of a fingerprint (shard bits + the stored 64).
-pub const FINGERPRINT_BITS: u32 = SHARD_BITS + 64;
 /// One expanded position in this many (by number) is checked for soundness (R36).
 pub const SOUNDNESS_EVERY: u64 = 256;
 /// R35 determinism re-applies one transition in this many (`_properties.DETERMINISM_EVERY`).
 pub const DETERMINISM_EVERY: u64 = 16;
 const CHUNK: usize = 2048;
 const BATCH: usize = 1 << 18;
-const NO_PARENT: u64 = u64::MAX;
-const KEY_BYTES: usize = 12;
 
 /// How to run a check.
 #[derive(Clone, Debug)]
@@ -152,497 +151,6 @@ impl CheckResult {
             0.0
         }
     }
-}
-
-/// The 128-bit hash of a packed state: two chained 64-bit mixes (murmur3's finaliser).
-#[inline]
-pub fn fingerprint(words: &[u64]) -> u128 {
-    #[inline]
-    fn fmix(mut k: u64) -> u64 {
-        k ^= k >> 33;
-        k = k.wrapping_mul(0xff51afd7ed558ccd);
-        k ^= k >> 33;
-        k = k.wrapping_mul(0xc4ceb9fe1a85ec53);
-        k ^ (k >> 33)
-    }
-    let mut a: u64 = 0x243f6a8885a308d3;
-    let mut b: u64 = 0x13198a2e03707344;
-    for &w in words {
-        a = fmix(a.rotate_left(17) ^ w.wrapping_mul(0x9e3779b97f4a7c15));
-        b = fmix(b.rotate_left(29) ^ w.wrapping_mul(0xbf58476d1ce4e5b9).wrapping_add(0x94d049bb133111eb));
-    }
-    a = fmix(a ^ words.len() as u64);
-    b = fmix(b ^ a.rotate_left(32));
-    // The key: shard bits of `a` above the 64 bits of `b`.
-    ((a >> (64 - SHARD_BITS)) as u128) << 64 | b as u128
-}
-
-#[inline]
-fn shard_of(key: u128) -> usize {
-    (key >> 64) as usize
-}
-
-fn key_bytes(key: u128) -> [u8; KEY_BYTES] {
-    let mut out = [0u8; KEY_BYTES];
-    out[..4].copy_from_slice(&((key >> 64) as u32).to_le_bytes());
-    out[4..].copy_from_slice(&(key as u64).to_le_bytes());
-    out
-}
-
-fn key_from(b: &[u8]) -> u128 {
-    let hi = u32::from_le_bytes(b[..4].try_into().unwrap()) as u128;
-    let lo = u64::from_le_bytes(b[4..12].try_into().unwrap()) as u128;
-    hi << 64 | lo
-}
-
-/// Bits of the shard number that choose a super-shard (a contiguous sorted vector).
-const SUPER_BITS: u32 = 12;
-const SUB_BITS: u32 = SHARD_BITS - SUPER_BITS;
-const SUBS: usize = 1 << SUB_BITS;
-
-/// Where `b` is in the sorted `data` (interpolation from the uniform 64-bit value, then a
-/// linear walk: about sqrt(len) steps, one or two cache lines).
-#[inline]
-fn find(data: &[u64], b: u64) -> Result<usize, usize> {
-    let len = data.len();
-    if len == 0 {
-        return Err(0);
-    }
-    let mut i = ((b as u128 * len as u128) >> 64) as usize;
-    if data[i] < b {
-        while i + 1 < len && data[i + 1] <= b {
-            i += 1;
-        }
-        if data[i] == b {
-            Ok(i)
-        } else {
-            Err(i + 1)
-        }
-    } else {
-        while i > 0 && data[i] > b {
-            i -= 1;
-        }
-        if data[i] == b {
-            Ok(i)
-        } else if data[i] < b {
-            Err(i + 1)
-        } else {
-            Err(i)
-        }
-    }
-}
-
-/// One super-shard: the stored words of its 2^8 shards, sorted by (shard, word), and where
-/// each shard starts.
-#[derive(Default)]
-struct Super {
-    data: Vec<u64>,
-    offs: Vec<u32>,
-}
-
-/// The visited set: the low 64 bits of each fingerprint, sorted, in 2^20 shards chosen by its
-/// top 20 bits (grouped into 2^12 contiguous super-shards): 8 bytes a state.
-struct Visited {
-    supers: Vec<Super>,
-    len: u64,
-}
-
-impl Visited {
-    fn new() -> Visited {
-        Visited {
-            supers: (0..1usize << SUPER_BITS).map(|_| Super { data: Vec::new(), offs: vec![0; SUBS + 1] }).collect(),
-            len: 0,
-        }
-    }
-    #[inline]
-    fn locate(&self, key: u128) -> (&Super, usize, usize) {
-        let shard = shard_of(key);
-        let sup = &self.supers[shard >> SUB_BITS];
-        let sub = shard & (SUBS - 1);
-        (sup, sup.offs[sub] as usize, sup.offs[sub + 1] as usize)
-    }
-    #[inline]
-    fn contains(&self, key: u128) -> bool {
-        let (sup, lo, hi) = self.locate(key);
-        find(&sup.data[lo..hi], key as u64).is_ok()
-    }
-    /// Merge the sorted, duplicate-free `new` keys (none visited).
-    #[inline(never)]
-    fn merge(&mut self, new: &[u128]) {
-        self.merge_by(new, |&k| k);
-    }
-
-    /// Merge the items of `new`, sorted by `key` and duplicate-free (none visited).
-    fn merge_by<T: Sync>(&mut self, new: &[T], key: impl Fn(&T) -> u128 + Sync) {
-        self.len += new.len() as u64;
-        self.supers.par_iter_mut().enumerate().for_each(|(g, sup)| {
-            let first = g << SUB_BITS;
-            let lo = new.partition_point(|k| shard_of(key(k)) < first);
-            let hi = new.partition_point(|k| shard_of(key(k)) < first + SUBS);
-            if lo == hi {
-                return;
-            }
-            let add = &new[lo..hi];
-            let mut data = Vec::with_capacity(sup.data.len() + add.len());
-            let mut offs = vec![0u32; SUBS + 1];
-            let mut j = 0;
-            for sub in 0..SUBS {
-                offs[sub] = data.len() as u32;
-                let old = &sup.data[sup.offs[sub] as usize..sup.offs[sub + 1] as usize];
-                let mut end = j;
-                while end < add.len() && shard_of(key(&add[end])) == first + sub {
-                    end += 1;
-                }
-                let run = &add[j..end];
-                let (mut a, mut b) = (0, 0);
-                while a < old.len() && b < run.len() {
-                    let x = key(&run[b]) as u64;
-                    if old[a] < x {
-                        data.push(old[a]);
-                        a += 1;
-                    } else {
-                        data.push(x);
-                        b += 1;
-                    }
-                }
-                data.extend_from_slice(&old[a..]);
-                data.extend(run[b..].iter().map(|k| key(k) as u64));
-                j = end;
-            }
-            offs[SUBS] = data.len() as u32;
-            sup.data = data;
-            sup.offs = offs;
-        });
-    }
-    fn bytes(&self) -> u64 {
-        self.supers.iter().map(|s| s.data.capacity() as u64 * 8 + s.offs.capacity() as u64 * 4 + 48).sum()
-    }
-    /// The rank of the first key of each super-shard (and the total).
-    fn offsets(&self) -> Vec<u64> {
-        let mut out = Vec::with_capacity(self.supers.len() + 1);
-        let mut total = 0u64;
-        for s in &self.supers {
-            out.push(total);
-            total += s.data.len() as u64;
-        }
-        out.push(total);
-        out
-    }
-    #[inline]
-    fn rank(&self, offsets: &[u64], key: u128) -> Option<u64> {
-        let (sup, lo, hi) = self.locate(key);
-        find(&sup.data[lo..hi], key as u64).ok().map(|i| offsets[shard_of(key) >> SUB_BITS] + (lo + i) as u64)
-    }
-}
-
-/// Counts of one part of the search, summed over chunks.
-#[derive(Clone, Debug, Default)]
-struct Counts {
-    phases: [u64; 6],
-    ends: [u64; 3],
-    decided: [u64; 4],
-    kinds: [u64; 17],
-    expanded: u64,
-    transitions: u64,
-    soundness: u64,
-}
-
-impl Counts {
-    fn add(&mut self, o: &Counts) {
-        for (a, b) in self.phases.iter_mut().zip(&o.phases) {
-            *a += b;
-        }
-        for (a, b) in self.ends.iter_mut().zip(&o.ends) {
-            *a += b;
-        }
-        for (a, b) in self.decided.iter_mut().zip(&o.decided) {
-            *a += b;
-        }
-        for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
-            *a += b;
-        }
-        self.expanded += o.expanded;
-        self.transitions += o.transitions;
-        self.soundness += o.soundness;
-    }
-    fn to_vec(&self) -> Vec<u64> {
-        let mut v = Vec::new();
-        v.extend_from_slice(&self.phases);
-        v.extend_from_slice(&self.ends);
-        v.extend_from_slice(&self.decided);
-        v.extend_from_slice(&self.kinds);
-        v.extend([self.expanded, self.transitions, self.soundness]);
-        v
-    }
-    fn from_vec(v: &[u64]) -> Counts {
-        let mut c = Counts::default();
-        c.phases.copy_from_slice(&v[0..6]);
-        c.ends.copy_from_slice(&v[6..9]);
-        c.decided.copy_from_slice(&v[9..13]);
-        c.kinds.copy_from_slice(&v[13..30]);
-        c.expanded = v[30];
-        c.transitions = v[31];
-        c.soundness = v[32];
-        c
-    }
-}
-
-/// A problem found while expanding: (rule, message, state number, move rank or -1).
-type Found = (String, String, u64, i64);
-
-struct Pass1 {
-    counts: Counts,
-    /// Every successor: [key high, key low, parent number << 8 | move rank].
-    candidates: Vec<[u64; 3]>,
-    src: Vec<u8>,
-    dst: Vec<u8>,
-    found: Vec<Found>,
-}
-
-/// The files of a run.
-struct Store {
-    dir: PathBuf,
-    owned: bool,
-    parents: File,
-    parents_len: u64,
-    out: BufWriter<File>,
-    dst: BufWriter<File>,
-    keys: BufWriter<File>,
-}
-
-impl Store {
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-    fn layer(&self, d: u64) -> PathBuf {
-        self.dir.join(format!("layer_{d}.bin"))
-    }
-    /// The parent record of state `n`: (parent number, move rank).
-    fn parent(&self, n: u64) -> (u64, usize) {
-        let mut b = [0u8; 8];
-        self.parents.read_exact_at(&mut b, n * 8).expect("parent record");
-        let v = u64::from_le_bytes(b);
-        if v == NO_PARENT {
-            return (NO_PARENT, 0);
-        }
-        (v & ((1 << 56) - 1), (v >> 56) as usize)
-    }
-    /// The move ranks from `new_game()` to state `n`.
-    fn ranks_to(&self, mut n: u64) -> Vec<usize> {
-        let mut ranks = Vec::new();
-        loop {
-            let (p, r) = self.parent(n);
-            if p == NO_PARENT {
-                break;
-            }
-            ranks.push(r);
-            n = p;
-        }
-        ranks.reverse();
-        ranks
-    }
-}
-
-fn rss_bytes() -> u64 {
-    fs::read_to_string("/proc/self/statm")
-        .ok()
-        .and_then(|s| s.split_whitespace().nth(1).and_then(|x| x.parse::<u64>().ok()))
-        .map(|pages| pages * 4096)
-        .unwrap_or(0)
-}
-
-fn peak_rss_bytes() -> u64 {
-    fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|x| x.parse::<u64>().ok()))
-        })
-        .map(|kb| kb * 1024)
-        .unwrap_or(0)
-}
-
-struct Engine {
-    rules: Rules,
-    props: Props,
-    packer: Packer,
-    positions: bool,
-    root: State,
-}
-
-impl Engine {
-    fn stored(&self, s: State) -> State {
-        if self.positions {
-            s.position()
-        } else {
-            s
-        }
-    }
-
-    /// The moves of `ranks` from the start, the stored state they reach and the full state.
-    fn replay(&self, ranks: &[usize]) -> (Vec<Move>, State, State) {
-        let mut stored = self.root;
-        let mut full = new_game(&self.rules, None).expect("rules");
-        let mut moves = Vec::new();
-        let mut buf = Vec::new();
-        for &r in ranks {
-            stored.legal_moves(&mut buf);
-            let m = buf[r];
-            moves.push(m);
-            full = full.apply(m).expect("a recorded move");
-            stored = self.stored(stored.apply(m).expect("a recorded move"));
-        }
-        (moves, stored, full)
-    }
-
-    /// Check and expand the states of one chunk (pass 1).
-    #[inline(never)]
-    fn pass1(&self, words: &[u64], first: u64, store: &Store) -> Pass1 {
-        let w = self.packer.words();
-        let mut r = Pass1 {
-            counts: Counts::default(),
-            candidates: Vec::new(),
-            src: Vec::new(),
-            dst: Vec::new(),
-            found: Vec::new(),
-        };
-        let mut moves = Vec::with_capacity(64);
-        let mut problems: Vec<Problem> = Vec::new();
-        let mut packed = vec![0u64; w];
-        for (k, rec) in words.chunks_exact(w).enumerate() {
-            let number = first + k as u64;
-            let s = self.packer.unpack(rec);
-            s.legal_moves(&mut moves);
-            let c = &mut r.counts;
-            c.expanded += 1;
-            c.phases[s.phase() as usize] += 1;
-            if s.is_over() {
-                c.ends[s.end_reason() as usize] += 1;
-                c.decided[self.props.decision(&s) as usize] += 1;
-            }
-            for m in &moves {
-                c.kinds[m.kind_rank() as usize] += 1;
-            }
-            problems.clear();
-            self.props.state_violations(&s, &moves, &mut problems);
-            if self.positions && number % SOUNDNESS_EVERY == 0 {
-                c.soundness += 1;
-                self.soundness(number, &s, &moves, store, &mut problems);
-            }
-            for (rule, msg) in problems.drain(..) {
-                r.found.push((rule.to_string(), msg, number, -1));
-            }
-            let mut degree = 0u8;
-            for (rank, m) in moves.iter().enumerate() {
-                let after = match s.apply(*m) {
-                    Ok(a) => a,
-                    Err(e) => {
-                        r.found.push(("R35".into(), format!("a legal move was refused: {e}"), number, rank as i64));
-                        continue;
-                    }
-                };
-                let determinism = (number + rank as u64) % DETERMINISM_EVERY == 0;
-                self.props.transition_violations(&s, m, &after, determinism, &mut problems);
-                if self.positions {
-                    self.props.knowledge_problems(&s, m, &after, &mut problems);
-                }
-                for (rule, msg) in problems.drain(..) {
-                    r.found.push((rule.to_string(), msg, number, rank as i64));
-                }
-                self.packer.pack(&after, &mut packed); // by position: the position is packed
-                let key = fingerprint(&packed);
-                r.dst.extend_from_slice(&key_bytes(key));
-                degree = degree.checked_add(1).expect("at most 255 legal moves per state");
-                r.candidates.push([(key >> 64) as u64, key as u64, number << 8 | rank as u64]);
-            }
-            r.counts.transitions += degree as u64;
-            r.src.push(degree);
-        }
-        r
-    }
-
-    /// Soundness of a position (R36): its shortest path replayed with full states.
-    #[inline(never)]
-    fn soundness(&self, number: u64, s: &State, moves: &[Move], store: &Store, out: &mut Vec<Problem>) {
-        let (_, stored, full) = self.replay(&store.ranks_to(number));
-        if stored != *s || full.position() != *s {
-            out.push(("R36", "replaying the shortest path does not lead to the position".into()));
-            return;
-        }
-        if full.legal_moves_vec() != moves {
-            out.push(("R36", "the legal moves depend on the turn logs or known cards".into()));
-            return;
-        }
-        for m in moves {
-            let a = full.apply(*m).map(|x| x.position());
-            let b = s.apply(*m).map(|x| x.position());
-            if a.ok() != b.ok() {
-                out.push(("R36", format!("{} leads to a position that depends on the history", kind_name(m))));
-            }
-        }
-    }
-
-    /// Pass 2 on one chunk: the successor of each record (parent number << 8 | move rank,
-    /// sorted), packed, with its parent record (`number | rank << 56`).
-    #[inline(never)]
-    fn pass2(&self, words: &[u64], first: u64, records: &[[u64; 3]]) -> (Vec<u64>, Vec<u64>, Vec<u8>) {
-        let w = self.packer.words();
-        let mut out = vec![0u64; records.len() * w];
-        let mut parents = Vec::with_capacity(records.len());
-        let mut keys = Vec::with_capacity(records.len() * KEY_BYTES);
-        let mut moves = Vec::with_capacity(64);
-        let mut current = u64::MAX;
-        let mut s = self.root;
-        for (i, r) in records.iter().enumerate() {
-            let (number, rank) = (r[2] >> 8, (r[2] & 255) as usize);
-            if number != current {
-                current = number;
-                let k = (number - first) as usize;
-                s = self.packer.unpack(&words[k * w..k * w + w]);
-                s.legal_moves(&mut moves);
-            }
-            let after = s.apply(moves[rank]).expect("a move applied in pass 1");
-            let slot = &mut out[i * w..i * w + w];
-            self.packer.pack(&after, slot);
-            let key = fingerprint(slot);
-            assert_eq!(key, (r[0] as u128) << 64 | r[1] as u128, "pass 2 rebuilt another state");
-            keys.extend_from_slice(&key_bytes(key));
-            parents.push(number | (rank as u64) << 56);
-        }
-        (out, parents, keys)
-    }
-}
-
-/// Delayed duplicate detection: sort the successor records by (key, parent, rank), keep the
-/// first of each key (the smallest parent number and move rank: a shortest path), and drop the
-/// keys already visited (looked up in key order, so the visited set is read sequentially).
-fn compact(records: &mut Vec<[u64; 3]>, visited: &Visited) {
-    records.par_sort_unstable();
-    records.dedup_by(|a, b| a[0] == b[0] && a[1] == b[1]);
-    // Mark the visited in parallel, then drop them in place (no second copy of the records).
-    records.par_chunks_mut(1 << 16).for_each(|part| {
-        for r in part.iter_mut() {
-            if visited.contains((r[0] as u128) << 64 | r[1] as u128) {
-                r[2] = u64::MAX;
-            }
-        }
-    });
-    records.retain(|r| r[2] != u64::MAX);
-}
-
-fn read_words(file: &mut BufReader<File>, count: usize, w: usize) -> Vec<u64> {
-    let mut bytes = vec![0u8; count * w * 8];
-    file.read_exact(&mut bytes).expect("frontier file");
-    bytes.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().unwrap())).collect()
-}
-
-fn write_words(file: &mut impl Write, words: &[u64]) {
-    let mut bytes = Vec::with_capacity(words.len() * 8);
-    for x in words {
-        bytes.extend_from_slice(&x.to_le_bytes());
-    }
-    file.write_all(&bytes).expect("write");
 }
 
 /// Explore every state (or position) reachable from `new_game(rules)` and check it.
@@ -774,17 +282,34 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let mut stopped_by: Option<String> = None;
     let mut peak = peak_rss_bytes();
     let mut max_depth = depth;
+    // Seconds spent in pass 1, duplicate detection, the visited set's merge, pass 2, the
+    // checkpoints and the termination pass (shown with --progress).
+    let mut clock = [0f64; 6];
+    let mut lap = Instant::now();
+    let mut tick = |slot: usize, clock: &mut [f64; 6]| {
+        clock[slot] += lap.elapsed().as_secs_f64();
+        lap = Instant::now();
+    };
     loop {
         let layer_path = store.layer(depth);
         let size = fs::metadata(&layer_path).map(|m| m.len()).unwrap_or(0) / (w as u64 * 8);
         if size == 0 {
             break;
         }
+        if states > MAX_NUMBER {
+            return Err(format!("more than {MAX_NUMBER} states: the successor records cannot name them"));
+        }
         max_depth = depth;
         let layer_start = states - size;
         let layer_clock = Instant::now();
         // Pass 1: check and expand; collect the candidates of the next layer.
-        let mut candidates: Vec<[u64; 3]> = Vec::new();
+        let mut candidates: Vec<Record> = Vec::new();
+        // The layer's packed successors in transition order and where each state's begin, kept
+        // while they fit in a budget (an eighth of --max-memory, else 1 GiB).
+        let budget = opts.max_memory.map_or(1 << 30, |m| m / 8) / 8;
+        let mut keep = w as u64 * size * 2 <= budget;
+        let mut succ: Vec<u64> = Vec::new();
+        let mut first_edge: Vec<u64> = vec![0];
         let mut dedup_at = 1usize << 22;
         let mut compacted = 0usize;
         let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
@@ -796,9 +321,22 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             let results: Vec<Pass1> = words
                 .par_chunks(CHUNK * w)
                 .enumerate()
-                .map(|(k, part)| engine.pass1(part, first + (k * CHUNK) as u64, &store))
+                .map(|(k, part)| engine.pass1(part, first + (k * CHUNK) as u64, &store, keep))
                 .collect();
+            tick(0, &mut clock);
             for r in results {
+                if keep && r.dense && (succ.len() + r.succ.len()) as u64 <= budget {
+                    succ.extend_from_slice(&r.succ);
+                    let mut at = *first_edge.last().unwrap();
+                    for &d in &r.src {
+                        at += d as u64;
+                        first_edge.push(at);
+                    }
+                } else if keep {
+                    keep = false;
+                    succ = Vec::new();
+                    first_edge = Vec::new();
+                }
                 counts.add(&r.counts);
                 candidates.extend_from_slice(&r.candidates);
                 store.out.write_all(&r.src).map_err(|e| e.to_string())?;
@@ -813,10 +351,12 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             // limit comes near (they have grown by a tenth at least).
             let near_limit = opts.max_memory.is_some_and(|limit| rss_bytes() as f64 > 0.75 * limit as f64);
             if candidates.len() > dedup_at || (near_limit && candidates.len() * 10 > compacted * 11) {
+                tick(0, &mut clock);
                 compact(&mut candidates, &visited);
                 compacted = candidates.len();
                 dedup_at = (candidates.len() * 2).max(1 << 22);
             }
+            tick(1, &mut clock);
             done += count as u64;
             peak = peak.max(rss_bytes());
             if let Some(limit) = opts.max_memory {
@@ -831,25 +371,38 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         }
         compact(&mut candidates, &visited);
         let new_count = candidates.len() as u64;
+        tick(1, &mut clock);
         layer_sizes.push(size);
         let next_path = store.layer(depth + 1);
         if new_count > 0 {
             // The new keys (sorted) join the visited set; then the records are sorted by parent
             // and rank, the order in which pass 2 emits them (the numbering of a sequential BFS).
-            visited.merge_by(&candidates, |r| (r[0] as u128) << 64 | r[1] as u128);
-            candidates.par_sort_unstable_by_key(|r| r[2]);
+            visited.merge_by(&candidates, record_key);
+            if !keep {
+                candidates.par_sort_unstable_by_key(record_link);
+            }
+            tick(2, &mut clock);
             // Pass 2: pack the next layer from the parents, in order.
             let mut next = BufWriter::with_capacity(1 << 22, File::create(&next_path).map_err(|e| e.to_string())?);
+            if keep {
+                // The successors were kept: copy the new ones, in transition order.
+                let (packed, parent_bytes, keys) = emit_kept(&candidates, &first_edge, &succ, w, layer_start)?;
+                write_words(&mut next, &packed);
+                store.keys.write_all(&keys).map_err(|e| e.to_string())?;
+                store.parents.write_all_at(&parent_bytes, store.parents_len * 8).map_err(|e| e.to_string())?;
+                store.parents_len += new_count;
+                drop((succ, first_edge));
+            }
             let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
             let mut done = 0u64;
             let mut parent_bytes: Vec<u8> = Vec::new();
-            let mut emitted = 0u64;
+            let mut emitted = if keep { new_count } else { 0 };
             let mut at = 0usize;
-            while done < size {
+            while done < size && !keep {
                 let count = (size - done).min(BATCH as u64) as usize;
                 let words = read_words(&mut reader, count, w);
                 let first = layer_start + done;
-                let end = at + candidates[at..].partition_point(|r| r[2] >> 8 < first + count as u64);
+                let end = at + candidates[at..].partition_point(|r| record_link(r) >> 8 < first + count as u64);
                 let records = &candidates[at..end];
                 let results: Vec<(Vec<u64>, Vec<u64>, Vec<u8>)> = words
                     .par_chunks(CHUNK * w)
@@ -857,8 +410,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                     .map(|(k, part)| {
                         let lo_n = first + (k * CHUNK) as u64;
                         let hi_n = lo_n + (part.len() / w) as u64;
-                        let lo = records.partition_point(|r| r[2] >> 8 < lo_n);
-                        let hi = records.partition_point(|r| r[2] >> 8 < hi_n);
+                        let lo = records.partition_point(|r| record_link(r) >> 8 < lo_n);
+                        let hi = records.partition_point(|r| record_link(r) >> 8 < hi_n);
                         engine.pass2(part, lo_n, &records[lo..hi])
                     })
                     .collect();
@@ -882,6 +435,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 return Err(format!("internal error: {emitted} states emitted for {new_count} new fingerprints"));
             }
             drop(candidates);
+            tick(3, &mut clock);
         } else {
             File::create(&next_path).map_err(|e| e.to_string())?;
         }
@@ -907,6 +461,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         fs::write(&tmp, meta).map_err(|e| e.to_string())?;
         fs::rename(&tmp, &meta_path).map_err(|e| e.to_string())?;
         let _ = fs::remove_file(&layer_path);
+        tick(4, &mut clock);
         if opts.progress {
             let secs = layer_clock.elapsed().as_secs_f64();
             eprintln!(
@@ -959,6 +514,13 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             }
             Graph::TooBig(why) => stopped_by = Some(why),
         }
+        tick(5, &mut clock);
+    }
+    if opts.progress {
+        eprintln!(
+            "seconds: pass 1 {:.2}, duplicates {:.2}, visited set {:.2}, pass 2 {:.2}, checkpoints {:.2}, termination {:.2}",
+            clock[0], clock[1], clock[2], clock[3], clock[4], clock[5]
+        );
     }
     let truncated = stopped_by.is_some();
     let mut events = BTreeMap::new();
@@ -1041,212 +603,6 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let _ = fs::remove_dir_all(&dir);
     }
     Ok(result)
-}
-
-impl Engine {
-    /// Like `replay`, stopping at a rank that is out of range (a refused move is still named).
-    fn replay_lenient(&self, ranks: &[usize]) -> (Vec<Move>, State, State) {
-        let mut stored = self.root;
-        let mut full = new_game(&self.rules, None).expect("rules");
-        let mut moves = Vec::new();
-        let mut buf = Vec::new();
-        for &r in ranks {
-            stored.legal_moves(&mut buf);
-            let Some(&m) = buf.get(r) else { break };
-            moves.push(m);
-            match (full.apply(m), stored.apply(m)) {
-                (Ok(f), Ok(s)) => {
-                    full = f;
-                    stored = self.stored(s);
-                }
-                _ => break,
-            }
-        }
-        (moves, stored, full)
-    }
-}
-
-enum Graph {
-    Longest(u64),
-    Cycle(Vec<(u64, usize)>),
-    TooBig(String),
-}
-
-/// Termination (R25) and the longest game, from the transition files: every successor's
-/// fingerprint becomes a state number (through its rank in the visited set), then the graph is
-/// peeled from the start a level at a time (Kahn): all peeled means no cycle, and the number of
-/// levels less one is the longest game; otherwise a cycle is walked among the states left.
-fn termination(
-    store: &Store,
-    visited: Visited,
-    states: u64,
-    transitions: u64,
-    max_memory: Option<u64>,
-    peak: &mut u64,
-) -> Result<Graph, String> {
-    let n = states as usize;
-    // Phase A holds the visited set (already counted in the resident memory) with a rank ->
-    // number map (4 bytes a state) and the out-degrees (1); phase B, without the visited set,
-    // the successors as numbers (4 bytes a transition), in-degrees (2), out-degrees (1).
-    let phase_a = 5 * states;
-    let phase_b = 4 * transitions + 3 * states + (states / 64 + 1) * 8 + (64 << 20);
-    if let Some(limit) = max_memory {
-        if rss_bytes() + phase_a > limit || phase_b > limit {
-            return Ok(Graph::TooBig("the memory limit (the termination pass)".into()));
-        }
-    }
-    if states >= u32::MAX as u64 {
-        return Ok(Graph::TooBig("more than 2^32 states (the termination pass)".into()));
-    }
-    let offsets = visited.offsets();
-    // Sources: state number -> degree; rank -> number.
-    let mut degree = vec![0u8; n];
-    let mut rank_to_num = vec![u32::MAX; n];
-    {
-        let mut f =
-            BufReader::with_capacity(1 << 22, File::open(store.path("edges_src.bin")).map_err(|e| e.to_string())?);
-        f.read_exact(&mut degree).map_err(|e| format!("edges_src.bin: {e}"))?;
-        let mut keys =
-            BufReader::with_capacity(1 << 22, File::open(store.path("keys.bin")).map_err(|e| e.to_string())?);
-        let step = 1usize << 20;
-        let mut bytes = vec![0u8; step * KEY_BYTES];
-        let mut num = 0usize;
-        while num < n {
-            let count = (n - num).min(step);
-            keys.read_exact(&mut bytes[..count * KEY_BYTES]).map_err(|e| format!("keys.bin: {e}"))?;
-            let ranks: Vec<u64> = bytes[..count * KEY_BYTES]
-                .par_chunks(KEY_BYTES)
-                .map(|b| visited.rank(&offsets, key_from(b)).unwrap_or(u64::MAX))
-                .collect();
-            for (k, rank) in ranks.into_iter().enumerate() {
-                if rank == u64::MAX {
-                    return Err("a state's fingerprint is not in the visited set".into());
-                }
-                rank_to_num[rank as usize] = (num + k) as u32;
-            }
-            num += count;
-        }
-    }
-    // Targets as state numbers, written to disk while the visited set is still held.
-    let targets_path = store.path("targets.u32");
-    {
-        let mut f =
-            BufReader::with_capacity(1 << 22, File::open(store.path("edges_dst.bin")).map_err(|e| e.to_string())?);
-        let mut out = BufWriter::with_capacity(1 << 22, File::create(&targets_path).map_err(|e| e.to_string())?);
-        let step = 1usize << 20;
-        let mut done = 0u64;
-        let mut bytes = vec![0u8; step * KEY_BYTES];
-        while done < transitions {
-            let count = (transitions - done).min(step as u64) as usize;
-            f.read_exact(&mut bytes[..count * KEY_BYTES]).map_err(|e| format!("edges_dst.bin: {e}"))?;
-            let nums: Vec<u32> = bytes[..count * KEY_BYTES]
-                .par_chunks(KEY_BYTES)
-                .map(|b| visited.rank(&offsets, key_from(b)).map(|r| rank_to_num[r as usize]).unwrap_or(u32::MAX))
-                .collect();
-            if nums.contains(&u32::MAX) {
-                return Err("an edge leads to a fingerprint that was never stored".into());
-            }
-            let mut b = Vec::with_capacity(count * 4);
-            for x in nums {
-                b.extend_from_slice(&x.to_le_bytes());
-            }
-            out.write_all(&b).map_err(|e| e.to_string())?;
-            done += count as u64;
-        }
-        out.flush().map_err(|e| e.to_string())?;
-    }
-    *peak = (*peak).max(peak_rss_bytes());
-    drop(visited);
-    drop(rank_to_num);
-    drop(offsets);
-    let mut targets = vec![0u32; transitions as usize];
-    {
-        let mut f = File::open(&targets_path).map_err(|e| e.to_string())?;
-        f.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
-        let mut r = BufReader::with_capacity(1 << 22, f);
-        let mut b = vec![0u8; 1 << 22];
-        let mut i = 0usize;
-        while i < targets.len() {
-            let count = (targets.len() - i).min(1 << 20);
-            r.read_exact(&mut b[..count * 4]).map_err(|e| e.to_string())?;
-            for (k, c) in b[..count * 4].chunks_exact(4).enumerate() {
-                targets[i + k] = u32::from_le_bytes(c.try_into().unwrap());
-            }
-            i += count;
-        }
-    }
-    let _ = fs::remove_file(&targets_path);
-    // Sparse edge offsets: every 64th state.
-    let mut sparse = Vec::with_capacity(n / 64 + 2);
-    let mut total = 0u64;
-    for (i, &d) in degree.iter().enumerate() {
-        if i % 64 == 0 {
-            sparse.push(total);
-        }
-        total += d as u64;
-    }
-    let edge_start = |v: usize| -> usize {
-        let mut o = sparse[v / 64] as usize;
-        for &d in &degree[v / 64 * 64..v] {
-            o += d as usize;
-        }
-        o
-    };
-    let mut indegree = vec![0u16; n];
-    for &t in &targets {
-        let d = &mut indegree[t as usize];
-        match d.checked_add(1) {
-            Some(x) => *d = x,
-            None => return Ok(Graph::TooBig("a state with 65,536 predecessors or more (the termination pass)".into())),
-        }
-    }
-    let mut level: Vec<u32> = (0..n as u32).filter(|&v| indegree[v as usize] == 0).collect();
-    let mut peeled = 0u64;
-    let mut levels = 0u64;
-    while !level.is_empty() {
-        peeled += level.len() as u64;
-        levels += 1;
-        let mut next = Vec::new();
-        for &v in &level {
-            let s = edge_start(v as usize);
-            for &t in &targets[s..s + degree[v as usize] as usize] {
-                indegree[t as usize] -= 1;
-                if indegree[t as usize] == 0 {
-                    next.push(t);
-                }
-            }
-        }
-        level = next;
-    }
-    *peak = (*peak).max(peak_rss_bytes());
-    if peeled == states {
-        return Ok(Graph::Longest(levels.saturating_sub(1)));
-    }
-    // A cycle: walk forward among the states left (indegree > 0) until one repeats.
-    let mut v = (0..n).find(|&v| indegree[v] > 0).unwrap();
-    let mut seen = std::collections::HashMap::new();
-    let mut walk: Vec<(u64, usize)> = Vec::new();
-    while !seen.contains_key(&v) {
-        seen.insert(v, walk.len());
-        let s = edge_start(v);
-        let (rank, &t) =
-            targets[s..s + degree[v] as usize].iter().enumerate().find(|(_, &t)| indegree[t as usize] > 0).unwrap();
-        walk.push((v as u64, rank));
-        v = t as usize;
-    }
-    Ok(Graph::Cycle(walk[seen[&v]..].to_vec()))
-}
-
-/// A cycle as the shortest path to its first state, then the loop (R25).
-fn cycle_violation(engine: &Engine, store: &Store, cycle: &[(u64, usize)]) -> Violation {
-    let mut ranks = store.ranks_to(cycle[0].0);
-    ranks.extend(cycle.iter().map(|&(_, r)| r));
-    let (moves, _, _) = engine.replay_lenient(&ranks);
-    Violation {
-        rule: "R25".into(),
-        message: format!("a cycle of {} moves: the game need not end", cycle.len()),
-        path: moves.iter().map(|m| m.format()).collect(),
-    }
 }
 
 /// The run's directory, for callers that keep it.

@@ -14,50 +14,88 @@ fn bits(max: u64) -> u32 {
     64 - max.leading_zeros()
 }
 
+/// Writes fields of given widths into consecutive bits, low bits first, a word at a time.
 struct Writer<'a> {
     out: &'a mut [u64],
-    pos: u32,
+    /// The word being filled.
+    idx: usize,
+    /// Its bits so far.
+    acc: u64,
+    /// How many of them (< 64).
+    used: u32,
 }
 
 impl Writer<'_> {
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, value: u64, width: u32) {
         if width == 0 {
             return;
         }
         debug_assert!(width == 64 || value < (1u64 << width));
-        let w = (self.pos / 64) as usize;
-        let b = self.pos % 64;
-        self.out[w] |= value << b;
-        if b + width > 64 {
-            self.out[w + 1] |= value >> (64 - b);
+        self.acc |= value << self.used;
+        let total = self.used + width;
+        if total >= 64 {
+            self.out[self.idx] = self.acc;
+            self.idx += 1;
+            // The bits of `value` that did not fit (none when the word was empty).
+            self.acc = if self.used == 0 { 0 } else { value >> (64 - self.used) };
+            self.used = total - 64;
+        } else {
+            self.used = total;
         }
-        self.pos += width;
+    }
+
+    /// Store the last, partial word and clear the words after it.
+    fn finish(self) {
+        let mut idx = self.idx;
+        if self.used > 0 {
+            self.out[idx] = self.acc;
+            idx += 1;
+        }
+        self.out[idx..].fill(0);
     }
 }
 
+/// Reads the fields of a [`Writer`] back.
 struct Reader<'a> {
     words: &'a [u64],
-    pos: u32,
+    /// The next word to load.
+    idx: usize,
+    /// The unread bits of the last word loaded, low-aligned.
+    acc: u64,
+    /// How many.
+    avail: u32,
+}
+
+#[inline(always)]
+fn mask(width: u32) -> u64 {
+    if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
 }
 
 impl Reader<'_> {
-    #[inline]
+    #[inline(always)]
     fn get(&mut self, width: u32) -> u64 {
         if width == 0 {
             return 0;
         }
-        let w = (self.pos / 64) as usize;
-        let b = self.pos % 64;
-        let mut v = self.words[w] >> b;
-        if b + width > 64 {
-            v |= self.words[w + 1] << (64 - b);
-        }
-        self.pos += width;
-        if width == 64 {
+        if width <= self.avail {
+            let v = self.acc & mask(width);
+            self.acc = if width == 64 { 0 } else { self.acc >> width };
+            self.avail -= width;
             v
         } else {
-            v & ((1u64 << width) - 1)
+            // avail < width <= 64: the rest comes from the next word.
+            let next = self.words[self.idx];
+            self.idx += 1;
+            let v = (self.acc | next << self.avail) & mask(width);
+            let taken = width - self.avail;
+            self.acc = if taken == 64 { 0 } else { next >> taken };
+            self.avail = 64 - taken;
+            v
         }
     }
 }
@@ -127,9 +165,8 @@ impl Packer {
     /// On a seeded state (the packing is for explicit chance, R6) or a stack longer than
     /// `2 * max_value` cards (impossible by R11-R13).
     pub fn pack(&self, s: &State, out: &mut [u64]) {
-        out.fill(0);
         let t = self.t;
-        let mut w = Writer { out, pos: 0 };
+        let mut w = Writer { out, idx: 0, acc: 0, used: 0 };
         w.put(s.phase as u64, 3);
         w.put(s.current as u64, 1);
         w.put(s.pending as u64, 2);
@@ -182,13 +219,14 @@ impl Packer {
                 }
             }
         }
+        w.finish();
     }
 
     /// The state packed in `words`.
     pub fn unpack(&self, words: &[u64]) -> State {
         let t = self.t;
         let mut s = State::empty(t);
-        let mut r = Reader { words, pos: 0 };
+        let mut r = Reader { words, idx: 0, acc: 0, avail: 0 };
         s.phase = Phase::ALL[r.get(3) as usize];
         s.current = r.get(1) as u8;
         s.pending = [Pending::None, Pending::Setup, Pending::Draw, Pending::Tech][r.get(2) as usize];

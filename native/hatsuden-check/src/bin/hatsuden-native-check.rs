@@ -1,12 +1,13 @@
 //! `hatsuden-native-check --config NAME [--positions|--states] [--workers N] [--checkpoint DIR
-//! [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json]`: the native model
-//! checker, printing the figures and verdict of `python -m hatsuden_rules.modelcheck`.
+//! [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json] [--golden FILE]`: the
+//! native model checker, printing the figures and verdict of `python -m hatsuden_rules.modelcheck`
+//! (`--golden`: and comparing them with the file's entry).
 //!
 //! Exit codes as `hatsuden-check`: 0 OK, 1 VIOLATION, 2 TRUNCATED (or a usage error), 3
 //! UNCOVERED.
 
 use hatsuden_check::configs::{config, CONFIGS, POSITION_CONFIGS};
-use hatsuden_check::report::{format_summary, result_json};
+use hatsuden_check::report::{format_summary, golden_mismatches, result_json};
 use hatsuden_check::{check, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,7 +16,7 @@ fn usage(msg: &str) -> ExitCode {
     let names: Vec<&str> = CONFIGS.iter().map(|c| c.0).collect();
     eprintln!("hatsuden-native-check: {msg}");
     eprintln!(
-        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json] [--value]\nconfigs: {}",
+        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json] [--golden FILE] [--value]\nconfigs: {}",
         names.join(", ")
     );
     ExitCode::from(2)
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
     let mut positions: Option<bool> = None;
     let mut json = false;
     let mut solve = false;
+    let mut golden: Option<PathBuf> = None;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -79,6 +81,10 @@ fn main() -> ExitCode {
             "--progress" => opts.progress = true,
             "--json" => json = true,
             "--value" => solve = true,
+            "--golden" => match value() {
+                Some(v) => golden = Some(PathBuf::from(v)),
+                None => return usage("--golden needs a file"),
+            },
             "-h" | "--help" => {
                 usage("the native model checker of HATSUDEN");
                 return ExitCode::SUCCESS;
@@ -116,6 +122,28 @@ fn main() -> ExitCode {
     if opts.resume && opts.checkpoint.is_none() {
         return usage("--resume needs --checkpoint DIR");
     }
+    // The golden entry, read before the run so that a bad file is refused at once.
+    let entry = match &golden {
+        None => None,
+        Some(path) => {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => return usage(&format!("--golden {}: {e}", path.display())),
+            };
+            let doc = match hatsuden::json::parse(&text) {
+                Ok(d) => d,
+                Err(e) => return usage(&format!("--golden {}: {e}", path.display())),
+            };
+            let key = name.clone().unwrap_or_default();
+            match doc.get("configs").and_then(|c| c.get(&key)) {
+                Some(e) => Some(e.clone()),
+                None => {
+                    eprintln!("hatsuden-native-check: no entry for {key:?} in {}: nothing compared", path.display());
+                    None
+                }
+            }
+        }
+    };
     let result = match check(&rules, &opts) {
         Ok(r) => r,
         Err(e) => {
@@ -127,6 +155,15 @@ fn main() -> ExitCode {
         println!("{}", result_json(&result));
     } else {
         println!("{}", format_summary(&result));
+    }
+    if let (Some(entry), "OK") = (&entry, result.result.as_str()) {
+        let wrong = golden_mismatches(&result, entry);
+        for w in &wrong {
+            eprintln!("hatsuden-native-check: golden mismatch: {w}");
+        }
+        if !wrong.is_empty() {
+            return ExitCode::from(1);
+        }
     }
     ExitCode::from(match result.result.as_str() {
         "OK" => 0,

@@ -1,0 +1,365 @@
+//! The workers' part of a layer: checking and expanding states (pass 1), packing the new ones
+//! from their parents (pass 2), and delayed duplicate detection of the successor records.
+
+use crate::props::{kind_name, Problem, Props, ScoreMemo};
+use crate::search::{DETERMINISM_EVERY, SOUNDNESS_EVERY};
+use crate::store::Store;
+use crate::table::{fingerprint, key_bytes, Visited, KEY_BYTES};
+use hatsuden::packed::Packer;
+use hatsuden::{new_game, Move, Rules, State};
+use rayon::prelude::*;
+use std::cell::RefCell;
+
+/// Counts of one part of the search, summed over chunks.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Counts {
+    pub(crate) phases: [u64; 6],
+    pub(crate) ends: [u64; 3],
+    pub(crate) decided: [u64; 4],
+    pub(crate) kinds: [u64; 17],
+    pub(crate) expanded: u64,
+    pub(crate) transitions: u64,
+    pub(crate) soundness: u64,
+}
+
+impl Counts {
+    pub(crate) fn add(&mut self, o: &Counts) {
+        for (a, b) in self.phases.iter_mut().zip(&o.phases) {
+            *a += b;
+        }
+        for (a, b) in self.ends.iter_mut().zip(&o.ends) {
+            *a += b;
+        }
+        for (a, b) in self.decided.iter_mut().zip(&o.decided) {
+            *a += b;
+        }
+        for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
+            *a += b;
+        }
+        self.expanded += o.expanded;
+        self.transitions += o.transitions;
+        self.soundness += o.soundness;
+    }
+    pub(crate) fn to_vec(&self) -> Vec<u64> {
+        let mut v = Vec::new();
+        v.extend_from_slice(&self.phases);
+        v.extend_from_slice(&self.ends);
+        v.extend_from_slice(&self.decided);
+        v.extend_from_slice(&self.kinds);
+        v.extend([self.expanded, self.transitions, self.soundness]);
+        v
+    }
+    pub(crate) fn from_vec(v: &[u64]) -> Counts {
+        let mut c = Counts::default();
+        c.phases.copy_from_slice(&v[0..6]);
+        c.ends.copy_from_slice(&v[6..9]);
+        c.decided.copy_from_slice(&v[9..13]);
+        c.kinds.copy_from_slice(&v[13..30]);
+        c.expanded = v[30];
+        c.transitions = v[31];
+        c.soundness = v[32];
+        c
+    }
+}
+
+thread_local! {
+    /// Each worker's grids and Smart columns whose score (R29) is checked.
+    static MEMO: RefCell<ScoreMemo> = RefCell::new(ScoreMemo::new());
+}
+
+/// A successor record, 16 bytes: the 84-bit fingerprint, then the link (the parent's number,
+/// 36 bits, and the move's rank, 8 bits). As pairs of words they sort by fingerprint, then
+/// parent, then rank.
+pub(crate) type Record = [u64; 2];
+/// Bits of a record's link.
+const LINK_BITS: u32 = 44;
+/// The link bits of a record's second word (all set: a record dropped by [`compact`]).
+pub(crate) const LINK_MASK: u64 = (1 << LINK_BITS) - 1;
+/// The largest state number a record can name.
+pub(crate) const MAX_NUMBER: u64 = (1 << (LINK_BITS - 8)) - 2;
+
+/// The record of the successor `key` of state `number` by its move of rank `rank`.
+#[inline]
+pub(crate) fn record(key: u128, number: u64, rank: usize) -> Record {
+    debug_assert!(number <= MAX_NUMBER && rank < 256 && key >> 84 == 0);
+    [(key >> 20) as u64, (key as u64 & 0xfffff) << LINK_BITS | number << 8 | rank as u64]
+}
+
+/// The fingerprint of a record.
+#[inline]
+pub(crate) fn record_key(r: &Record) -> u128 {
+    (r[0] as u128) << 20 | (r[1] >> LINK_BITS) as u128
+}
+
+/// The link of a record: parent number << 8 | move rank.
+#[inline]
+pub(crate) fn record_link(r: &Record) -> u64 {
+    r[1] & LINK_MASK
+}
+
+/// A problem found while expanding: (rule, message, state number, move rank or -1).
+pub(crate) type Found = (String, String, u64, i64);
+
+pub(crate) struct Pass1 {
+    pub(crate) counts: Counts,
+    /// Every successor: [key high, key low, parent number << 8 | move rank].
+    pub(crate) candidates: Vec<Record>,
+    pub(crate) src: Vec<u8>,
+    pub(crate) dst: Vec<u8>,
+    pub(crate) found: Vec<Found>,
+    /// The packed successors, in transition order (when kept).
+    pub(crate) succ: Vec<u64>,
+    /// Whether every legal move was applied (the successors' ranks are their indices).
+    pub(crate) dense: bool,
+}
+
+pub(crate) struct Engine {
+    pub(crate) rules: Rules,
+    pub(crate) props: Props,
+    pub(crate) packer: Packer,
+    pub(crate) positions: bool,
+    pub(crate) root: State,
+}
+
+impl Engine {
+    pub(crate) fn stored(&self, s: State) -> State {
+        if self.positions {
+            s.position()
+        } else {
+            s
+        }
+    }
+
+    /// The moves of `ranks` from the start, the stored state they reach and the full state.
+    fn replay(&self, ranks: &[usize]) -> (Vec<Move>, State, State) {
+        let mut stored = self.root;
+        let mut full = new_game(&self.rules, None).expect("rules");
+        let mut moves = Vec::new();
+        let mut buf = Vec::new();
+        for &r in ranks {
+            stored.legal_moves(&mut buf);
+            let m = buf[r];
+            moves.push(m);
+            full = full.apply(m).expect("a recorded move");
+            stored = self.stored(stored.apply(m).expect("a recorded move"));
+        }
+        (moves, stored, full)
+    }
+
+    /// Check and expand the states of one chunk (pass 1).
+    #[inline(never)]
+    /// `keep`: keep the packed successors (pass 2 then copies the new ones instead of rebuilding
+    /// them from their parents).
+    pub(crate) fn pass1(&self, words: &[u64], first: u64, store: &Store, keep: bool) -> Pass1 {
+        let w = self.packer.words();
+        let mut r = Pass1 {
+            counts: Counts::default(),
+            candidates: Vec::new(),
+            src: Vec::new(),
+            dst: Vec::new(),
+            found: Vec::new(),
+            succ: Vec::new(),
+            dense: true,
+        };
+        let mut moves = Vec::with_capacity(64);
+        let mut problems: Vec<Problem> = Vec::new();
+        let mut packed = vec![0u64; w];
+        for (k, rec) in words.chunks_exact(w).enumerate() {
+            let number = first + k as u64;
+            let s = self.packer.unpack(rec);
+            s.legal_moves(&mut moves);
+            let c = &mut r.counts;
+            c.expanded += 1;
+            c.phases[s.phase() as usize] += 1;
+            if s.is_over() {
+                c.ends[s.end_reason() as usize] += 1;
+                c.decided[self.props.decision(&s) as usize] += 1;
+            }
+            for m in &moves {
+                c.kinds[m.kind_rank() as usize] += 1;
+            }
+            problems.clear();
+            MEMO.with(|memo| self.props.state_violations_memo(&s, &moves, &mut memo.borrow_mut(), &mut problems));
+            if self.positions && number % SOUNDNESS_EVERY == 0 {
+                c.soundness += 1;
+                self.soundness(number, &s, &moves, store, &mut problems);
+            }
+            for (rule, msg) in problems.drain(..) {
+                r.found.push((rule.to_string(), msg, number, -1));
+            }
+            let mut degree = 0u8;
+            for (rank, m) in moves.iter().enumerate() {
+                let after = match s.apply(*m) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        r.found.push(("R35".into(), format!("a legal move was refused: {e}"), number, rank as i64));
+                        r.dense = false;
+                        continue;
+                    }
+                };
+                let determinism = (number + rank as u64) % DETERMINISM_EVERY == 0;
+                self.props.transition_violations(&s, m, &after, determinism, &mut problems);
+                if self.positions {
+                    self.props.knowledge_problems(&s, m, &after, &mut problems);
+                }
+                for (rule, msg) in problems.drain(..) {
+                    r.found.push((rule.to_string(), msg, number, rank as i64));
+                }
+                self.packer.pack(&after, &mut packed); // by position: the position is packed
+                let key = fingerprint(&packed);
+                r.dst.extend_from_slice(&key_bytes(key));
+                if keep {
+                    r.succ.extend_from_slice(&packed);
+                }
+                degree = degree.checked_add(1).expect("at most 255 legal moves per state");
+                r.candidates.push(record(key, number, rank));
+            }
+            r.counts.transitions += degree as u64;
+            r.src.push(degree);
+        }
+        r
+    }
+
+    /// Soundness of a position (R36): its shortest path replayed with full states.
+    #[inline(never)]
+    fn soundness(&self, number: u64, s: &State, moves: &[Move], store: &Store, out: &mut Vec<Problem>) {
+        let (_, stored, full) = self.replay(&store.ranks_to(number));
+        if stored != *s || full.position() != *s {
+            out.push(("R36", "replaying the shortest path does not lead to the position".into()));
+            return;
+        }
+        if full.legal_moves_vec() != moves {
+            out.push(("R36", "the legal moves depend on the turn logs or known cards".into()));
+            return;
+        }
+        for m in moves {
+            let a = full.apply(*m).map(|x| x.position());
+            let b = s.apply(*m).map(|x| x.position());
+            if a.ok() != b.ok() {
+                out.push(("R36", format!("{} leads to a position that depends on the history", kind_name(m))));
+            }
+        }
+    }
+
+    /// Pass 2 on one chunk: the successor of each record (parent number << 8 | move rank,
+    /// sorted), packed, with its parent record (`number | rank << 56`).
+    #[inline(never)]
+    pub(crate) fn pass2(&self, words: &[u64], first: u64, records: &[Record]) -> (Vec<u64>, Vec<u64>, Vec<u8>) {
+        let w = self.packer.words();
+        let mut out = vec![0u64; records.len() * w];
+        let mut parents = Vec::with_capacity(records.len());
+        let mut keys = Vec::with_capacity(records.len() * KEY_BYTES);
+        let mut moves = Vec::with_capacity(64);
+        let mut current = u64::MAX;
+        let mut s = self.root;
+        for (i, r) in records.iter().enumerate() {
+            let link = record_link(r);
+            let (number, rank) = (link >> 8, (link & 255) as usize);
+            if number != current {
+                current = number;
+                let k = (number - first) as usize;
+                s = self.packer.unpack(&words[k * w..k * w + w]);
+                s.legal_moves(&mut moves);
+            }
+            let after = s.apply(moves[rank]).expect("a move applied in pass 1");
+            let slot = &mut out[i * w..i * w + w];
+            self.packer.pack(&after, slot);
+            let key = fingerprint(slot);
+            assert_eq!(key, record_key(r), "pass 2 rebuilt another state");
+            keys.extend_from_slice(&key_bytes(key));
+            parents.push(number | (rank as u64) << 56);
+        }
+        (out, parents, keys)
+    }
+}
+
+/// The next layer from pass 2: packed words, parent records and keys (bytes).
+pub(crate) type Emitted = (Vec<u64>, Vec<u8>, Vec<u8>);
+
+/// Pass 2 when the layer's successors were kept (`succ`, in transition order; state `k` of the
+/// layer has transitions `first_edge[k]..first_edge[k + 1]`): the new states of `records` in the
+/// order of their parent and move rank (the numbering of a sequential BFS), found by marking
+/// their transitions in a bitmap instead of sorting the records. Returns their packed words,
+/// parent records (`number | rank << 56`) and keys.
+pub(crate) fn emit_kept(
+    records: &[Record],
+    first_edge: &[u64],
+    succ: &[u64],
+    w: usize,
+    layer_start: u64,
+) -> Result<Emitted, String> {
+    let total = *first_edge.last().unwrap_or(&0) as usize;
+    let mut marks = vec![0u64; total.div_ceil(64)];
+    let mut sum = 0u128;
+    for r in records {
+        let link = record_link(r);
+        let t = (first_edge[((link >> 8) - layer_start) as usize] + (link & 255)) as usize;
+        marks[t / 64] |= 1 << (t % 64);
+        sum = sum.wrapping_add(record_key(r));
+    }
+    let mut packed = Vec::with_capacity(records.len() * w);
+    let mut parents = Vec::with_capacity(records.len() * 8);
+    let mut keys = Vec::with_capacity(records.len() * KEY_BYTES);
+    let mut k = 0usize;
+    for (word_index, &word) in marks.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let t = word_index * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            while first_edge[k + 1] as usize <= t {
+                k += 1;
+            }
+            let rank = (t - first_edge[k] as usize) as u64;
+            let slot = &succ[t * w..t * w + w];
+            let key = fingerprint(slot);
+            sum = sum.wrapping_sub(key);
+            packed.extend_from_slice(slot);
+            parents.extend_from_slice(&((layer_start + k as u64) | rank << 56).to_le_bytes());
+            keys.extend_from_slice(&key_bytes(key));
+        }
+    }
+    if sum != 0 || packed.len() != records.len() * w {
+        return Err("internal error: the kept successors are not the new states".into());
+    }
+    Ok((packed, parents, keys))
+}
+
+/// Delayed duplicate detection: sort the successor records by (key, parent, rank), keep the
+/// first of each key (the smallest parent number and move rank: a shortest path), and drop the
+/// keys already visited (looked up in key order, so the visited set is read sequentially).
+pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) {
+    records.par_sort_unstable();
+    records.dedup_by(|a, b| record_key(a) == record_key(b));
+    // Mark the visited in parallel, then drop them in place (no second copy of the records).
+    records.par_chunks_mut(1 << 16).for_each(|part| {
+        for r in part.iter_mut() {
+            if visited.contains(record_key(r)) {
+                r[1] |= LINK_MASK;
+            }
+        }
+    });
+    records.retain(|r| record_link(r) != LINK_MASK);
+}
+
+impl Engine {
+    /// Like `replay`, stopping at a rank that is out of range (a refused move is still named).
+    pub(crate) fn replay_lenient(&self, ranks: &[usize]) -> (Vec<Move>, State, State) {
+        let mut stored = self.root;
+        let mut full = new_game(&self.rules, None).expect("rules");
+        let mut moves = Vec::new();
+        let mut buf = Vec::new();
+        for &r in ranks {
+            stored.legal_moves(&mut buf);
+            let Some(&m) = buf.get(r) else { break };
+            moves.push(m);
+            match (full.apply(m), stored.apply(m)) {
+                (Ok(f), Ok(s)) => {
+                    full = f;
+                    stored = self.stored(s);
+                }
+                _ => break,
+            }
+        }
+        (moves, stored, full)
+    }
+}

@@ -1,0 +1,204 @@
+//! The visited set: 84-bit fingerprints of packed states in 2^20 sorted shards.
+
+use rayon::prelude::*;
+
+/// Bits of a fingerprint that choose its shard of the visited set.
+pub const SHARD_BITS: u32 = 20;
+/// Bits of identity of a fingerprint (shard bits + the stored 64).
+pub const FINGERPRINT_BITS: u32 = SHARD_BITS + 64;
+/// Bytes of a fingerprint on disk.
+pub(crate) const KEY_BYTES: usize = 12;
+
+/// The 128-bit hash of a packed state: two chained 64-bit mixes (murmur3's finaliser).
+#[inline]
+pub fn fingerprint(words: &[u64]) -> u128 {
+    #[inline]
+    fn fmix(mut k: u64) -> u64 {
+        k ^= k >> 33;
+        k = k.wrapping_mul(0xff51afd7ed558ccd);
+        k ^= k >> 33;
+        k = k.wrapping_mul(0xc4ceb9fe1a85ec53);
+        k ^ (k >> 33)
+    }
+    let mut a: u64 = 0x243f6a8885a308d3;
+    let mut b: u64 = 0x13198a2e03707344;
+    for &w in words {
+        a = fmix(a.rotate_left(17) ^ w.wrapping_mul(0x9e3779b97f4a7c15));
+        b = fmix(b.rotate_left(29) ^ w.wrapping_mul(0xbf58476d1ce4e5b9).wrapping_add(0x94d049bb133111eb));
+    }
+    a = fmix(a ^ words.len() as u64);
+    b = fmix(b ^ a.rotate_left(32));
+    // The key: shard bits of `a` above the 64 bits of `b`.
+    ((a >> (64 - SHARD_BITS)) as u128) << 64 | b as u128
+}
+
+#[inline]
+pub(crate) fn shard_of(key: u128) -> usize {
+    (key >> 64) as usize
+}
+
+pub(crate) fn key_bytes(key: u128) -> [u8; KEY_BYTES] {
+    let mut out = [0u8; KEY_BYTES];
+    out[..4].copy_from_slice(&((key >> 64) as u32).to_le_bytes());
+    out[4..].copy_from_slice(&(key as u64).to_le_bytes());
+    out
+}
+
+pub(crate) fn key_from(b: &[u8]) -> u128 {
+    let hi = u32::from_le_bytes(b[..4].try_into().unwrap()) as u128;
+    let lo = u64::from_le_bytes(b[4..12].try_into().unwrap()) as u128;
+    hi << 64 | lo
+}
+
+/// Bits of the shard number that choose a super-shard (a contiguous sorted vector).
+const SUPER_BITS: u32 = 12;
+const SUB_BITS: u32 = SHARD_BITS - SUPER_BITS;
+const SUBS: usize = 1 << SUB_BITS;
+
+/// Where `b` is in the sorted `data` (interpolation from the uniform 64-bit value, then a
+/// linear walk: about sqrt(len) steps, one or two cache lines).
+#[inline]
+fn find(data: &[u64], b: u64) -> Result<usize, usize> {
+    let len = data.len();
+    if len == 0 {
+        return Err(0);
+    }
+    let mut i = ((b as u128 * len as u128) >> 64) as usize;
+    if data[i] < b {
+        while i + 1 < len && data[i + 1] <= b {
+            i += 1;
+        }
+        if data[i] == b {
+            Ok(i)
+        } else {
+            Err(i + 1)
+        }
+    } else {
+        while i > 0 && data[i] > b {
+            i -= 1;
+        }
+        if data[i] == b {
+            Ok(i)
+        } else if data[i] < b {
+            Err(i + 1)
+        } else {
+            Err(i)
+        }
+    }
+}
+
+/// One super-shard: the stored words of its 2^8 shards, sorted by (shard, word), and where
+/// each shard starts.
+#[derive(Default)]
+struct Super {
+    data: Vec<u64>,
+    offs: Vec<u32>,
+}
+
+/// The visited set: the low 64 bits of each fingerprint, sorted, in 2^20 shards chosen by its
+/// top 20 bits (grouped into 2^12 contiguous super-shards): 8 bytes a state.
+pub(crate) struct Visited {
+    supers: Vec<Super>,
+    pub(crate) len: u64,
+}
+
+impl Visited {
+    pub(crate) fn new() -> Visited {
+        Visited {
+            supers: (0..1usize << SUPER_BITS).map(|_| Super { data: Vec::new(), offs: vec![0; SUBS + 1] }).collect(),
+            len: 0,
+        }
+    }
+    #[inline]
+    fn locate(&self, key: u128) -> (&Super, usize, usize) {
+        let shard = shard_of(key);
+        let sup = &self.supers[shard >> SUB_BITS];
+        let sub = shard & (SUBS - 1);
+        (sup, sup.offs[sub] as usize, sup.offs[sub + 1] as usize)
+    }
+    #[inline]
+    pub(crate) fn contains(&self, key: u128) -> bool {
+        let (sup, lo, hi) = self.locate(key);
+        find(&sup.data[lo..hi], key as u64).is_ok()
+    }
+    /// Merge the sorted, duplicate-free `new` keys (none visited).
+    #[inline(never)]
+    pub(crate) fn merge(&mut self, new: &[u128]) {
+        self.merge_by(new, |&k| k);
+    }
+
+    /// Merge the items of `new`, sorted by `key` and duplicate-free (none visited).
+    pub(crate) fn merge_by<T: Sync>(&mut self, new: &[T], key: impl Fn(&T) -> u128 + Sync) {
+        self.len += new.len() as u64;
+        self.supers.par_iter_mut().enumerate().for_each(|(g, sup)| {
+            let first = g << SUB_BITS;
+            let lo = new.partition_point(|k| shard_of(key(k)) < first);
+            let hi = new.partition_point(|k| shard_of(key(k)) < first + SUBS);
+            if lo == hi {
+                return;
+            }
+            let add = &new[lo..hi];
+            // Only the shards that receive keys are merged; the runs between them are copied
+            // whole, and the offsets move by the number of keys added before them.
+            let old = &sup.data;
+            let mut data = Vec::with_capacity(old.len() + add.len());
+            let mut added = [0u32; SUBS];
+            let (mut j, mut copied) = (0, 0);
+            while j < add.len() {
+                let shard = shard_of(key(&add[j]));
+                let sub = shard & (SUBS - 1);
+                let mut end = j + 1;
+                while end < add.len() && shard_of(key(&add[end])) == shard {
+                    end += 1;
+                }
+                let (from, to) = (sup.offs[sub] as usize, sup.offs[sub + 1] as usize);
+                data.extend_from_slice(&old[copied..from]);
+                let (run, part) = (&add[j..end], &old[from..to]);
+                let (mut a, mut b) = (0, 0);
+                while a < part.len() && b < run.len() {
+                    let x = key(&run[b]) as u64;
+                    if part[a] < x {
+                        data.push(part[a]);
+                        a += 1;
+                    } else {
+                        data.push(x);
+                        b += 1;
+                    }
+                }
+                data.extend_from_slice(&part[a..]);
+                data.extend(run[b..].iter().map(|k| key(k) as u64));
+                added[sub] = (end - j) as u32;
+                copied = to;
+                j = end;
+            }
+            data.extend_from_slice(&old[copied..]);
+            let mut extra = 0u32;
+            for sub in 0..SUBS {
+                sup.offs[sub] += extra;
+                extra += added[sub];
+            }
+            sup.offs[SUBS] += extra;
+            debug_assert_eq!(sup.offs[SUBS] as usize, data.len());
+            sup.data = data;
+        });
+    }
+    pub(crate) fn bytes(&self) -> u64 {
+        self.supers.iter().map(|s| s.data.capacity() as u64 * 8 + s.offs.capacity() as u64 * 4 + 48).sum()
+    }
+    /// The rank of the first key of each super-shard (and the total).
+    pub(crate) fn offsets(&self) -> Vec<u64> {
+        let mut out = Vec::with_capacity(self.supers.len() + 1);
+        let mut total = 0u64;
+        for s in &self.supers {
+            out.push(total);
+            total += s.data.len() as u64;
+        }
+        out.push(total);
+        out
+    }
+    #[inline]
+    pub(crate) fn rank(&self, offsets: &[u64], key: u128) -> Option<u64> {
+        let (sup, lo, hi) = self.locate(key);
+        find(&sup.data[lo..hi], key as u64).ok().map(|i| offsets[shard_of(key) >> SUB_BITS] + (lo + i) as u64)
+    }
+}

@@ -1,0 +1,192 @@
+//! Termination (R25) and the longest game, from the transitions kept on disk.
+
+use crate::expand::Engine;
+use crate::search::Violation;
+use crate::store::{peak_rss_bytes, rss_bytes, Store};
+use crate::table::{key_from, Visited, KEY_BYTES};
+use rayon::prelude::*;
+use std::fs::{self, File};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+
+pub(crate) enum Graph {
+    Longest(u64),
+    Cycle(Vec<(u64, usize)>),
+    TooBig(String),
+}
+
+/// Termination (R25) and the longest game, from the transition files: every successor's
+/// fingerprint becomes a state number (through its rank in the visited set), then the graph is
+/// peeled from the start a level at a time (Kahn): all peeled means no cycle, and the number of
+/// levels less one is the longest game; otherwise a cycle is walked among the states left.
+pub(crate) fn termination(
+    store: &Store,
+    visited: Visited,
+    states: u64,
+    transitions: u64,
+    max_memory: Option<u64>,
+    peak: &mut u64,
+) -> Result<Graph, String> {
+    let n = states as usize;
+    // Phase A holds the visited set (already counted in the resident memory) with a rank ->
+    // number map (4 bytes a state) and the out-degrees (1); phase B, without the visited set,
+    // the successors as numbers (4 bytes a transition), in-degrees (2), out-degrees (1).
+    let phase_a = 5 * states;
+    let phase_b = 4 * transitions + 3 * states + (states / 64 + 1) * 8 + (64 << 20);
+    if let Some(limit) = max_memory {
+        if rss_bytes() + phase_a > limit || phase_b > limit {
+            return Ok(Graph::TooBig("the memory limit (the termination pass)".into()));
+        }
+    }
+    if states >= u32::MAX as u64 {
+        return Ok(Graph::TooBig("more than 2^32 states (the termination pass)".into()));
+    }
+    let offsets = visited.offsets();
+    // Sources: state number -> degree; rank -> number.
+    let mut degree = vec![0u8; n];
+    let mut rank_to_num = vec![u32::MAX; n];
+    {
+        let mut f =
+            BufReader::with_capacity(1 << 22, File::open(store.path("edges_src.bin")).map_err(|e| e.to_string())?);
+        f.read_exact(&mut degree).map_err(|e| format!("edges_src.bin: {e}"))?;
+        let mut keys =
+            BufReader::with_capacity(1 << 22, File::open(store.path("keys.bin")).map_err(|e| e.to_string())?);
+        let step = 1usize << 20;
+        let mut bytes = vec![0u8; step * KEY_BYTES];
+        let mut num = 0usize;
+        while num < n {
+            let count = (n - num).min(step);
+            keys.read_exact(&mut bytes[..count * KEY_BYTES]).map_err(|e| format!("keys.bin: {e}"))?;
+            let ranks: Vec<u64> = bytes[..count * KEY_BYTES]
+                .par_chunks(KEY_BYTES)
+                .map(|b| visited.rank(&offsets, key_from(b)).unwrap_or(u64::MAX))
+                .collect();
+            for (k, rank) in ranks.into_iter().enumerate() {
+                if rank == u64::MAX {
+                    return Err("a state's fingerprint is not in the visited set".into());
+                }
+                rank_to_num[rank as usize] = (num + k) as u32;
+            }
+            num += count;
+        }
+    }
+    // Targets as state numbers, written to disk while the visited set is still held.
+    let targets_path = store.path("targets.u32");
+    {
+        let mut f =
+            BufReader::with_capacity(1 << 22, File::open(store.path("edges_dst.bin")).map_err(|e| e.to_string())?);
+        let mut out = BufWriter::with_capacity(1 << 22, File::create(&targets_path).map_err(|e| e.to_string())?);
+        let step = 1usize << 20;
+        let mut done = 0u64;
+        let mut bytes = vec![0u8; step * KEY_BYTES];
+        while done < transitions {
+            let count = (transitions - done).min(step as u64) as usize;
+            f.read_exact(&mut bytes[..count * KEY_BYTES]).map_err(|e| format!("edges_dst.bin: {e}"))?;
+            let nums: Vec<u32> = bytes[..count * KEY_BYTES]
+                .par_chunks(KEY_BYTES)
+                .map(|b| visited.rank(&offsets, key_from(b)).map(|r| rank_to_num[r as usize]).unwrap_or(u32::MAX))
+                .collect();
+            if nums.contains(&u32::MAX) {
+                return Err("an edge leads to a fingerprint that was never stored".into());
+            }
+            let mut b = Vec::with_capacity(count * 4);
+            for x in nums {
+                b.extend_from_slice(&x.to_le_bytes());
+            }
+            out.write_all(&b).map_err(|e| e.to_string())?;
+            done += count as u64;
+        }
+        out.flush().map_err(|e| e.to_string())?;
+    }
+    *peak = (*peak).max(peak_rss_bytes());
+    drop(visited);
+    drop(rank_to_num);
+    drop(offsets);
+    let mut targets = vec![0u32; transitions as usize];
+    {
+        let mut f = File::open(&targets_path).map_err(|e| e.to_string())?;
+        f.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
+        let mut r = BufReader::with_capacity(1 << 22, f);
+        let mut b = vec![0u8; 1 << 22];
+        let mut i = 0usize;
+        while i < targets.len() {
+            let count = (targets.len() - i).min(1 << 20);
+            r.read_exact(&mut b[..count * 4]).map_err(|e| e.to_string())?;
+            for (k, c) in b[..count * 4].chunks_exact(4).enumerate() {
+                targets[i + k] = u32::from_le_bytes(c.try_into().unwrap());
+            }
+            i += count;
+        }
+    }
+    let _ = fs::remove_file(&targets_path);
+    // Sparse edge offsets: every 64th state.
+    let mut sparse = Vec::with_capacity(n / 64 + 2);
+    let mut total = 0u64;
+    for (i, &d) in degree.iter().enumerate() {
+        if i % 64 == 0 {
+            sparse.push(total);
+        }
+        total += d as u64;
+    }
+    let edge_start = |v: usize| -> usize {
+        let mut o = sparse[v / 64] as usize;
+        for &d in &degree[v / 64 * 64..v] {
+            o += d as usize;
+        }
+        o
+    };
+    let mut indegree = vec![0u16; n];
+    for &t in &targets {
+        let d = &mut indegree[t as usize];
+        match d.checked_add(1) {
+            Some(x) => *d = x,
+            None => return Ok(Graph::TooBig("a state with 65,536 predecessors or more (the termination pass)".into())),
+        }
+    }
+    let mut level: Vec<u32> = (0..n as u32).filter(|&v| indegree[v as usize] == 0).collect();
+    let mut peeled = 0u64;
+    let mut levels = 0u64;
+    while !level.is_empty() {
+        peeled += level.len() as u64;
+        levels += 1;
+        let mut next = Vec::new();
+        for &v in &level {
+            let s = edge_start(v as usize);
+            for &t in &targets[s..s + degree[v as usize] as usize] {
+                indegree[t as usize] -= 1;
+                if indegree[t as usize] == 0 {
+                    next.push(t);
+                }
+            }
+        }
+        level = next;
+    }
+    *peak = (*peak).max(peak_rss_bytes());
+    if peeled == states {
+        return Ok(Graph::Longest(levels.saturating_sub(1)));
+    }
+    // A cycle: walk forward among the states left (indegree > 0) until one repeats.
+    let mut v = (0..n).find(|&v| indegree[v] > 0).unwrap();
+    let mut seen = std::collections::HashMap::new();
+    let mut walk: Vec<(u64, usize)> = Vec::new();
+    while !seen.contains_key(&v) {
+        seen.insert(v, walk.len());
+        let s = edge_start(v);
+        let (rank, &t) =
+            targets[s..s + degree[v] as usize].iter().enumerate().find(|(_, &t)| indegree[t as usize] > 0).unwrap();
+        walk.push((v as u64, rank));
+        v = t as usize;
+    }
+    Ok(Graph::Cycle(walk[seen[&v]..].to_vec()))
+}
+
+/// A cycle as the shortest path to its first state, then the loop (R25).
+pub(crate) fn cycle_violation(engine: &Engine, store: &Store, cycle: &[(u64, usize)]) -> Violation {
+    let mut ranks = store.ranks_to(cycle[0].0);
+    ranks.extend(cycle.iter().map(|&(_, r)| r));
+    let (moves, _, _) = engine.replay_lenient(&ranks);
+    Violation {
+        rule: "R25".into(),
+        message: format!("a cycle of {} moves: the game need not end", cycle.len()),
+        path: moves.iter().map(|m| m.format()).collect(),
+    }
+}
