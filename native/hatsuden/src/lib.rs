@@ -37,10 +37,10 @@ pub mod bots;
 pub mod docs;
 mod engine;
 pub mod error;
-pub mod heuristics;
-pub mod ismcts;
 #[cfg(feature = "fault-injection")]
 pub mod fault;
+pub mod heuristics;
+pub mod ismcts;
 pub mod json;
 mod moves;
 pub mod notation;
