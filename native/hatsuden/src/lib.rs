@@ -36,6 +36,7 @@ pub mod adapter;
 pub mod docs;
 mod engine;
 pub mod error;
+pub mod infostate;
 pub mod json;
 mod moves;
 pub mod notation;

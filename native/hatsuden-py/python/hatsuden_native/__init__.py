@@ -18,8 +18,11 @@ Examples:
 from ._native import (
     RULES_VERSION,
     STATE_SIZE_BYTES,
+    Episode,
     NativeState,
     PlayoutStats,
+    SpielState,
+    VectorBatch,
     __version__,
     canonical,
     divide,
@@ -30,8 +33,11 @@ from ._native import (
 __all__ = [
     "RULES_VERSION",
     "STATE_SIZE_BYTES",
+    "Episode",
     "NativeState",
     "PlayoutStats",
+    "SpielState",
+    "VectorBatch",
     "__version__",
     "canonical",
     "divide",
