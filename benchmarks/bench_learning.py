@@ -18,6 +18,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from hatsuden_rules import STANDARD, Rules, native
 from hatsuden_rules.pettingzoo import env
 from hatsuden_rules.vector import VectorEnv
 
+Array = np.ndarray[Any, Any]
 TINY = Rules(energies=2, max_value=2, hand_size=2, techs=())
 #: The clock of every rate: this process's CPU time (``--clock cpu``, the default: other
 #: processes on a loaded machine do not count) or the wall clock (``--clock wall``).
@@ -72,7 +74,7 @@ def vector_rate(
     return steps / (_clock() - start)
 
 
-def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:  # type: ignore[type-arg]
+def random_legal(mask: Array, rng: np.random.Generator) -> Array:
     """One legal action per row of `mask`, uniformly: the k-th legal id with k drawn per row.
 
     One random number per environment (drawing one per action costs as much as the native
@@ -80,7 +82,7 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:  # t
     """
     counts = mask.sum(axis=1)
     k = (rng.random(len(mask)) * counts).astype(np.int16)
-    chosen: np.ndarray = (mask.cumsum(axis=1, dtype=np.int16) > k[:, None]).argmax(axis=1)  # type: ignore[type-arg]
+    chosen: Array = (mask.cumsum(axis=1, dtype=np.int16) > k[:, None]).argmax(axis=1)
     return chosen
 
 

@@ -109,7 +109,7 @@ def test_sizes_and_names_agree() -> None:
         for kind in ("observation", "information_state"):
             for normalize in (False, True):
                 batch = hatsuden_native.VectorBatch(format_rules(rules), 2, kind, normalize)
-                names = observation_feature_names(rules, kind, normalize=normalize)  # type: ignore[arg-type]
+                names = observation_feature_names(rules, kind, normalize=normalize)
                 assert batch.observation_size == len(names)
 
 

@@ -62,7 +62,6 @@ from hatsuden_rules.actions import (
     action_to_move,
     move_to_action,
     num_distinct_actions,
-    player_moves,
 )
 from hatsuden_rules.integrations._learning import check_options, encoder, make_episode
 from hatsuden_rules.observation import (

@@ -218,11 +218,11 @@ class HatsudenGame(pyspiel.Game):
 class HatsudenState(pyspiel.State):
     """A state of ``python_hatsuden``: the library's `GameState` plus what each player saw."""
 
-    def __init__(self, game: HatsudenGame, node: _Node | None = None) -> None:
+    def __init__(self, game: HatsudenGame, node: Any = None) -> None:
         super().__init__(game)
         # The only attribute: OpenSpiel's clone deep-copies every attribute, and a node copies
         # as itself.
-        self._node = game._initial if node is None else node
+        self._node: _Node = game._initial if node is None else node
 
     @property
     def game_state(self) -> GameState:
@@ -353,9 +353,9 @@ class HatsudenObserver:
 
     def set_from(self, state: HatsudenState, player: int) -> None:
         """Fill `tensor` with what `player` knows in `state`."""
-        node = state._node
+        node: Any = state._node
         if not isinstance(node, _Node):  # the native core writes the tensor itself
-            state.write_tensor(  # type: ignore[attr-defined]
+            state.write_tensor(
                 player,
                 recall=self._perfect_recall,
                 normalize=self._encoder is not None,

@@ -54,7 +54,10 @@ class _NativeNode:
 
 
 def _rebuild(
-    context: Any, notation: str, seen: tuple[tuple[int, ...], tuple[int, ...]], text: tuple[str, str]
+    context: Any,
+    notation: str,
+    seen: tuple[tuple[int, ...], tuple[int, ...]],
+    text: tuple[str, str],
 ) -> _NativeNode:
     engine = _options.native_engine()
     state = engine.initial(format_rules(context.rules)).with_notation(notation)
@@ -118,11 +121,13 @@ class NativeHatsudenState(_game.HatsudenState):
 
     def is_terminal(self) -> bool:
         """True once the game is over (R26)."""
-        return self._node.player == _TERMINAL
+        terminal: bool = self._node.player == _TERMINAL
+        return terminal
 
     def returns(self) -> list[float]:
         """+1 for the winner and -1 for the loser at the end (R29), zeros before."""
-        return list(self._node.state.returns())
+        returns: list[float] = list(self._node.state.returns())
+        return returns
 
     def information_state_text(self, player: int) -> str:
         """The information-state string of `player` (also at the end of the game)."""
