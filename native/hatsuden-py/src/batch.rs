@@ -170,17 +170,29 @@ impl VectorBatch {
         })
     }
 
-    /// Fill `mask` (N x A bytes: a numpy bool array viewed as uint8) with the legal action ids and `players` (N int64) with the seat
-    /// to act, -1 where the game is over.
-    fn legal(&mut self, py: Python<'_>, mask: PyBuffer<u8>, players: PyBuffer<i64>) -> PyResult<()> {
+    /// Fill `mask` (rows x A bytes: a numpy bool array viewed as uint8) with the legal action
+    /// ids and `players` (rows int64) with the seat to act, -1 where the game is over, for the
+    /// environments `which` (default all, in order).
+    #[pyo3(signature = (mask, players, which=None))]
+    fn legal(
+        &mut self,
+        py: Python<'_>,
+        mask: PyBuffer<u8>,
+        players: PyBuffer<i64>,
+        which: Option<PyBuffer<i64>>,
+    ) -> PyResult<()> {
         guard(py, || {
             let a = self.learning.actions.player.len();
-            let n = self.games.len();
-            let cells = cells_of(py, &mask, n * a, "mask")?;
-            let mut p = vec![-1i64; n];
-            for (i, game) in self.games.iter().enumerate() {
+            let rows = match &which {
+                Some(which) => indices(py, which, self.games.len())?,
+                None => (0..self.games.len()).collect(),
+            };
+            let cells = cells_of(py, &mask, rows.len() * a, "mask")?;
+            let mut p = vec![-1i64; rows.len()];
+            for (r, &i) in rows.iter().enumerate() {
+                let game = &self.games[i];
                 game.legal_ids(&self.learning, &mut self.moves, &mut self.ids);
-                let row = &cells[i * a..(i + 1) * a];
+                let row = &cells[r * a..(r + 1) * a];
                 row.iter().for_each(|c| c.set(0));
                 for &id in &self.ids {
                     if let Some(slot) = row.get(id as usize) {
@@ -188,7 +200,7 @@ impl VectorBatch {
                     }
                 }
                 if !game.state.is_over() {
-                    p[i] = game.state.current_player() as i64;
+                    p[r] = game.state.current_player() as i64;
                 }
             }
             write(py, &players, &p, "players")

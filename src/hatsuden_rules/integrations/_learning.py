@@ -425,16 +425,19 @@ class PythonBatch:
         for i, seed in zip(which, seeds, strict=True):
             self.episodes[i].reset(seed)
 
-    def legal(self) -> tuple[Array, Array]:
-        """The action masks (N x A bool) and the players to act (N, int; -1 at an end)."""
-        n = len(self.episodes)
-        mask = np.zeros((n, self.num_actions), dtype=bool)
-        players = np.full(n, -1, dtype=np.int64)
-        for i, episode in enumerate(self.episodes):
+    def legal(self, which: Array | None = None) -> tuple[Array, Array]:
+        """The action masks (rows x A bool) and the players to act (rows, int; -1 at an end)
+        of environments `which` (default all)."""
+        episodes = self.episodes
+        rows = range(len(episodes)) if which is None else [int(i) for i in which]
+        mask = np.zeros((len(rows), self.num_actions), dtype=bool)
+        players = np.full(len(rows), -1, dtype=np.int64)
+        for r, i in enumerate(rows):
+            episode = episodes[i]
             state = episode.state
             if not state.is_over:
-                mask[i, episode.legal_ids()] = True
-                players[i] = state.current_player
+                mask[r, episode.legal_ids()] = True
+                players[r] = state.current_player
         return mask, players
 
     def observations(self, players: Array, which: Array | None = None) -> Array:
@@ -483,11 +486,19 @@ class NativeBatch:
         """Start a new game in each environment of `which`, with the matching seed."""
         self._batch.reset(list(seeds), [int(i) for i in which])
 
-    def legal(self) -> tuple[Array, Array]:
-        """The action masks (N x A bool) and the players to act (N, int; -1 at an end)."""
-        mask = np.empty((self.num_envs, self.num_actions), dtype=bool)
-        players = np.empty(self.num_envs, dtype=np.int64)
-        self._batch.legal(mask.view(np.uint8), players)
+    def legal(self, which: Array | None = None) -> tuple[Array, Array]:
+        """The action masks (rows x A bool) and the players to act (rows, int; -1 at an end)
+        of environments `which` (default all)."""
+        if which is None:
+            rows = self.num_envs
+            mask = np.empty((rows, self.num_actions), dtype=bool)
+            players = np.empty(rows, dtype=np.int64)
+            self._batch.legal(mask.view(np.uint8), players)
+            return mask, players
+        picked = np.ascontiguousarray(which, dtype=np.int64)
+        mask = np.empty((len(picked), self.num_actions), dtype=bool)
+        players = np.empty(len(picked), dtype=np.int64)
+        self._batch.legal(mask.view(np.uint8), players, picked)
         return mask, players
 
     def observations(self, players: Array, which: Array | None = None) -> Array:

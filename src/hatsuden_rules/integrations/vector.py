@@ -234,7 +234,7 @@ class VectorEnv:
                 value, self._streams[i] = self._streams[i].next()
                 seeds.append(value)
             self._core.reset(seeds, done.tolist())
-            after_mask, after_players = self._core.legal()
+            after_mask[done], after_players[done] = self._core.legal(done)
         self._mask, self._players = after_mask, after_players
         obs = self._core.observations(after_players)
         info = {
