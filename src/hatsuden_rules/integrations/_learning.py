@@ -426,8 +426,7 @@ class PythonBatch:
             self.episodes[i].reset(seed)
 
     def legal(self, which: Array | None = None) -> tuple[Array, Array]:
-        """The action masks (rows x A bool) and the players to act (rows, int; -1 at an end)
-        of environments `which` (default all)."""
+        """The masks (rows x A bool) and players to act (-1 at an end) of `which` (default all)."""
         episodes = self.episodes
         rows = range(len(episodes)) if which is None else [int(i) for i in which]
         mask = np.zeros((len(rows), self.num_actions), dtype=bool)
@@ -487,8 +486,7 @@ class NativeBatch:
         self._batch.reset(list(seeds), [int(i) for i in which])
 
     def legal(self, which: Array | None = None) -> tuple[Array, Array]:
-        """The action masks (rows x A bool) and the players to act (rows, int; -1 at an end)
-        of environments `which` (default all)."""
+        """The masks (rows x A bool) and players to act (-1 at an end) of `which` (default all)."""
         if which is None:
             rows = self.num_envs
             mask = np.empty((rows, self.num_actions), dtype=bool)
