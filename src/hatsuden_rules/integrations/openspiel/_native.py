@@ -11,7 +11,7 @@ public and private observers) converts the native state through its notation.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import attrs
 import pyspiel
@@ -29,19 +29,43 @@ _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 
 
-@attrs.frozen(slots=True)
-class _NativeNode:
+#: A player's seen ids, newest first, as a chain of pairs ``(id, older)``: appending one is O(1)
+#: (the Python core copies a tuple); `_ids` lists them oldest first when a tensor needs them.
+_Chain = tuple[int, Any] | None
+
+
+def _chain(ids: tuple[int, ...] | list[int]) -> _Chain:
+    chain: _Chain = None
+    for i in ids:
+        chain = (i, chain)
+    return chain
+
+
+def _ids(chain: _Chain) -> list[int]:
+    out: list[int] = []
+    while chain is not None:
+        out.append(chain[0])
+        chain = chain[1]
+    out.reverse()
+    return out
+
+
+class _NativeNode(NamedTuple):
     """A `_game._Node` whose state is the native core's ``SpielState`` (immutable: shared).
 
     Attributes:
+        context: The game's tables.
+        state: The native state (explicit chance mode).
+        seen: Per player, the seen ids so far (`_Chain`).
+        text: Per player, the information-state string so far.
         player: OpenSpiel's current player of `state` (asked several times per step: kept).
     """
 
-    context: Any = attrs.field(eq=False, repr=False)
+    context: Any
     state: Any
-    seen: tuple[tuple[int, ...], tuple[int, ...]]
+    seen: tuple[_Chain, _Chain]
     text: tuple[str, str]
-    player: int = attrs.field(eq=False, repr=False)
+    player: int
 
     def __copy__(self) -> _NativeNode:
         return self
@@ -50,7 +74,12 @@ class _NativeNode:
         return self
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return (_rebuild, (self.context, self.state.notation(), self.seen, self.text))
+        seen = (tuple(_ids(self.seen[0])), tuple(_ids(self.seen[1])))
+        return (_rebuild, (self.context, self.state.notation(), seen, self.text))
+
+    def seen_ids(self, player: int) -> tuple[int, ...]:
+        """`player`'s seen ids, oldest first (as `_game._Node.seen`)."""
+        return tuple(_ids(self.seen[player]))
 
 
 def _rebuild(
@@ -61,21 +90,24 @@ def _rebuild(
 ) -> _NativeNode:
     engine = _options.native_engine()
     state = engine.initial(format_rules(context.rules)).with_notation(notation)
-    return _NativeNode(context, state, seen, text, state.spiel_player())
+    return _NativeNode(
+        context, state, (_chain(seen[0]), _chain(seen[1])), text, state.spiel_player()
+    )
 
 
 def initial_node(context: Any) -> _NativeNode:
     """The node before the deal (R7) on the native core."""
     engine = _options.native_engine()
     state = engine.initial(format_rules(context.rules))
-    return _NativeNode(context, state, ((), ()), ("p0:", "p1:"), state.spiel_player())
+    return _NativeNode(context, state, (None, None), ("p0:", "p1:"), state.spiel_player())
 
 
 def native_node(node: Any, state: GameState) -> _NativeNode:
     """`node`'s record with the native twin of the library state `state`."""
     engine = _options.native_engine()
     native = engine.initial(format_rules(state.rules)).with_notation(format_state(state))
-    return _NativeNode(node.context, native, node.seen, node.text, native.spiel_player())
+    seen = (_chain(node.seen[0]), _chain(node.seen[1]))
+    return _NativeNode(node.context, native, seen, node.text, native.spiel_player())
 
 
 class NativeHatsudenState(_game.HatsudenState):
@@ -114,7 +146,7 @@ class NativeHatsudenState(_game.HatsudenState):
         self._node = _NativeNode(
             node.context,
             after,
-            ((*seen[0], first[1]), (*seen[1], second[1])),
+            ((first[1], seen[0]), (second[1], seen[1])),
             (f"{text[0]} {first[0]},", f"{text[1]} {second[0]},"),
             after.spiel_player(),
         )
@@ -152,7 +184,7 @@ class NativeHatsudenState(_game.HatsudenState):
         fresh = _game._fresh_node(self._node.context, sample)
         seen = list(fresh.seen)
         text = list(fresh.text)
-        seen[player_id] = self._node.seen[player_id]
+        seen[player_id] = self._node.seen_ids(player_id)
         text[player_id] = self._node.text[player_id]
         node = _game._Node(fresh.context, sample, (seen[0], seen[1]), (text[0], text[1]))
         return NativeHatsudenState(self.get_game(), native_node(node, sample))
@@ -160,7 +192,8 @@ class NativeHatsudenState(_game.HatsudenState):
     def write_tensor(self, player: int, *, recall: bool, normalize: bool, out: Any) -> None:
         """Fill the float32 array `out` with `player`'s observation or information state."""
         node = self._node
-        node.state.write_tensor(player, list(node.seen[player]), recall, normalize, out)
+        seen = _ids(node.seen[player]) if recall else []
+        node.state.write_tensor(player, seen, recall, normalize, out)
 
     def __str__(self) -> str:
         return render(self.game_state)
