@@ -696,6 +696,25 @@ mod tests {
         assert_eq!(l.observation_plan.size, 643);
     }
 
+    /// Every player move has its own id and every chance outcome its own chance id (R34), under
+    /// each tech card set and overflow variant (R3, R41).
+    #[test]
+    fn ids_are_a_bijection() {
+        for techs in [0u8, 0b0101, 0b1111] {
+            for overflow in [Overflow::OneAtATime, Overflow::AnySet] {
+                let rules = Rules { techs, overflow, ..Rules::STANDARD };
+                let l = Learning::new(&rules).unwrap();
+                for (a, m) in l.actions.player.iter().enumerate() {
+                    assert_eq!(l.actions.id(m), Some(a as u32), "{m}");
+                }
+                for (c, m) in l.actions.chance.iter().enumerate() {
+                    assert_eq!(l.actions.chance_id(m), Some(c as u32), "{m}");
+                }
+                assert_eq!(l.actions.id(&Move::Deal { card: l.t.cards[0] }), None);
+            }
+        }
+    }
+
     /// R34: legal moves map to ascending ids, and a reset with seed S is `new_game(S)` (R8).
     #[test]
     fn episodes_follow_seeded_mode() {
