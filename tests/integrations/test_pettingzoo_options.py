@@ -14,6 +14,7 @@ from pettingzoo.test import api_test, performance_benchmark, seed_test
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from hatsuden_rules import STANDARD, Rules, observation_feature_names
+from hatsuden_rules import native as native_core
 from hatsuden_rules.modelcheck import CONFIGS
 from hatsuden_rules.pettingzoo import env, raw_env
 from hatsuden_rules.vector import VectorEnv
@@ -24,6 +25,12 @@ COMBINATIONS = [
     for kind in ("observation", "information_state")
     for normalize in (False, True)
 ]
+CORES = ["python", "native"]
+
+
+def _need(core: str) -> None:
+    if core == "native" and not native_core.is_available():
+        pytest.skip("the native core is not installed (pip install 'hatsuden-rules[native]')")
 
 
 class _SeedOffset(BaseWrapper):  # type: ignore[misc]
@@ -43,20 +50,22 @@ def _quiet() -> Iterator[None]:
         yield
 
 
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize(("kind", "normalize"), COMBINATIONS)
 @pytest.mark.parametrize(
     "rules", [TINY, CONFIGS["small"], STANDARD], ids=["tiny", "small", "standard"]
 )
 def test_pettingzoo_suites_in_every_combination(
-    rules: Rules, kind: str, normalize: bool, capsys: pytest.CaptureFixture[str]
+    rules: Rules, kind: str, normalize: bool, core: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    _need(core)
     offsets = range(3) if rules is STANDARD else range(10)
     for offset in offsets:
-        game = env(rules=rules, observation=kind, normalize=normalize)  # type: ignore[arg-type]
+        game = env(rules=rules, observation=kind, normalize=normalize, core=core)  # type: ignore[arg-type]
         api_test(_SeedOffset(game, offset * 1000), num_cycles=2000)
         seed_test(
             lambda k=offset: _SeedOffset(
-                env(rules=rules, observation=kind, normalize=normalize),  # type: ignore[arg-type]
+                env(rules=rules, observation=kind, normalize=normalize, core=core),  # type: ignore[arg-type]
                 k * 1000,
             ),
             num_cycles=2000,
@@ -71,11 +80,13 @@ def test_pettingzoo_suites_in_every_combination(
         assert space["observation"].high.max() <= 1
 
 
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize(("kind", "normalize"), COMBINATIONS)
 def test_performance_benchmark_runs(
-    kind: str, normalize: bool, capsys: pytest.CaptureFixture[str]
+    kind: str, normalize: bool, core: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    performance_benchmark(env(rules=TINY, observation=kind, normalize=normalize))  # type: ignore[arg-type]
+    _need(core)
+    performance_benchmark(env(rules=TINY, observation=kind, normalize=normalize, core=core))  # type: ignore[arg-type]
     out = capsys.readouterr().out
     assert "Finished performance benchmark" in out
     turns = float(out.split(" turns per second")[0].split()[-1])
@@ -167,3 +178,57 @@ def test_sampled_observations_are_within_bounds_and_reach_them() -> None:
         i = envs.feature_names.index(name)
         assert envs.high[i] == 0
         assert high[i] == 0
+
+
+@pytest.mark.parametrize(("kind", "normalize"), COMBINATIONS)
+def test_cores_play_the_same_games(kind: str, normalize: bool) -> None:
+    """Same seed, same actions: the same observations, masks, rewards and ends on both cores
+    (R8, R33: chance by the portable sampler; R39 tensors)."""
+    _need("native")
+    for rules in (TINY, CONFIGS["small"], STANDARD):
+        games = [
+            env(rules=rules, observation=kind, normalize=normalize, core=core)  # type: ignore[arg-type]
+            for core in CORES
+        ]
+        rng = np.random.default_rng(5)
+        for seed in range(3):
+            for game in games:
+                game.reset(seed=seed)
+            for agent in games[0].agent_iter():
+                lasts = [game.last() for game in games]
+                assert games[1].agent_selection == agent
+                first = lasts[0]
+                for other in lasts[1:]:
+                    assert np.array_equal(first[0]["observation"], other[0]["observation"])
+                    assert np.array_equal(first[0]["action_mask"], other[0]["action_mask"])
+                    assert first[1:4] == other[1:4]
+                if first[2] or first[3]:
+                    action = None
+                else:
+                    action = int(rng.choice(np.flatnonzero(first[0]["action_mask"])))
+                for game in games:
+                    game.step(action)
+            assert games[0].unwrapped.final_rewards() == games[1].unwrapped.final_rewards()
+            assert games[0].unwrapped.game_state == games[1].unwrapped.game_state
+
+
+def test_native_illegal_actions_behave_as_on_the_python_core() -> None:
+    """An illegal action ends the game with -1 for the offender under `env()` (the wrapper),
+    and raises `IllegalMoveError` naming the rule (R35) under `raw_env()`, on both cores."""
+    _need("native")
+    from hatsuden_rules import IllegalMoveError
+
+    for core in CORES:
+        game = env(rules=TINY, core=core)
+        game.reset(seed=1)
+        mask = game.last()[0]["action_mask"]
+        illegal = int(np.flatnonzero(mask == 0)[0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            game.step(illegal)
+        assert sorted(game.rewards.values()) == [-1, 0]
+        raw = raw_env(rules=TINY, core=core)
+        raw.reset(seed=1)
+        with pytest.raises(IllegalMoveError) as caught:
+            raw.step(illegal)
+        assert caught.value.rule.startswith("R")

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
 import pytest
 
-from hatsuden_rules import STANDARD, InvalidInputError, Rules, observation_feature_names
+from hatsuden_rules import (
+    STANDARD,
+    InvalidInputError,
+    Overflow,
+    Rules,
+    TechTiming,
+    observation_feature_names,
+)
 from hatsuden_rules import native as native_core
 from hatsuden_rules.modelcheck import CONFIGS
 from hatsuden_rules.observation._features import FeatureKind
@@ -208,22 +216,111 @@ def test_small_config_plays_to_the_end() -> None:
     assert sum(int(step[2].sum()) for step in trace[1:]) > 8
 
 
-def test_cores_give_identical_trajectories() -> None:
-    """Every installed core plays the same games as the Python core, step for step."""
+def _need_native() -> None:
     if not native_core.is_available():
         pytest.skip("the native core is not installed (pip install 'hatsuden-rules[native]')")
-    if getattr(native_core.load(), "VectorBatch", None) is None:  # pragma: no cover
-        pytest.skip("the installed native core has no batch stepping (VectorBatch) yet")
+
+
+# Rule sets for the cross-core tests: the smallest (games that end before player 1 acts), the
+# reduced ones, every tech card with R40 placement and R41 overflow and no stall rule, STANDARD.
+CROSS_RULES = {
+    "tiny": TINY,
+    "smallest": Rules(  # frameworks.md's SMALLEST: games that end before player 1 acts
+        energies=1, max_value=3, copies=1, hand_size=1, city_demand=2, techs=(), stall_limit=1
+    ),
+    "small": CONFIGS["small"],
+    "variants": Rules(
+        energies=2,
+        max_value=2,
+        hand_size=2,
+        techs=STANDARD.techs,
+        stall_limit=None,
+        tech_timing=TechTiming.PLACE_AT_ONCE,
+        overflow=Overflow.ANY_SET,
+    ),
+    "standard": STANDARD,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CROSS_RULES))
+def test_cores_give_identical_trajectories(name: str) -> None:
+    """Same seed and actions: identical observations, rewards, masks, players, terminations
+    and final observations on both cores, for both kinds, raw and normalised (R8, R33, R39),
+    through automatic resets."""
+    _need_native()
+    rules = CROSS_RULES[name]
+    steps = 60 if name == "standard" else 300
     for kind, normalize in KINDS:
-        python = _run(VectorEnv(TINY, num_envs=16, observation=kind, normalize=normalize), 300, 5)
-        native = _run(
-            VectorEnv(TINY, num_envs=16, observation=kind, normalize=normalize, core="native"),
-            300,
-            5,
-        )
-        for x, y in zip(python, native, strict=True):
+        runs = [
+            _run(
+                VectorEnv(rules, num_envs=16, observation=kind, normalize=normalize, core=core),
+                steps,
+                5,
+            )
+            for core in ("python", "native")
+        ]
+        for x, y in zip(*runs, strict=True):
             for u, v in zip(x, y, strict=True):
+                assert u.dtype == v.dtype
                 assert np.array_equal(u, v)
+        if name != "standard":  # automatic resets happened (R26)
+            assert sum(int(step[2].sum()) for step in runs[0][1:]) > 0
+
+
+def test_cross_core_games_include_early_ends() -> None:
+    """Games where player 1 never acts (the smallest configuration) are in the cross-core runs,
+    and both cores end them at the same step."""
+    _need_native()
+    rules = CROSS_RULES["smallest"]
+    traces = [
+        _run(VectorEnv(rules, num_envs=32, core=core), 200, 3) for core in ("python", "native")
+    ]
+    trace = traces[0]
+    acted = np.zeros(32, dtype=bool)
+    early = 0
+    for before, after in itertools.pairwise(trace):
+        players = before[-1] if len(before) == 3 else before[5]
+        acted |= players == 1
+        ended = after[2]
+        early += int((ended & ~acted).sum())
+        acted[ended] = False
+    assert early > 0
+    for x, y in zip(*traces, strict=True):
+        for u, v in zip(x, y, strict=True):
+            assert np.array_equal(u, v)
+
+
+@pytest.mark.parametrize("core", ["python", "native"])
+def test_illegal_actions_on_each_core(core: str) -> None:
+    """R35: an illegal or out-of-range action raises naming the environment and the action
+    before any environment moved; with illegal="lose" that game ends with -1 for the offender."""
+    if core == "native":
+        _need_native()
+    envs = VectorEnv(TINY, num_envs=3, seed=2, core=core)  # type: ignore[arg-type]
+    _, info = envs.reset()
+    good = info["action_mask"].argmax(axis=1)
+    bad = good.copy()
+    bad[2] = int(np.flatnonzero(~info["action_mask"][2])[0])
+    with pytest.raises(InvalidInputError, match=rf"environment 2: action {bad[2]} is illegal"):
+        envs.step(bad)
+    bad[2] = 10_000
+    with pytest.raises(InvalidInputError, match="environment 2: action 10000 is out of range"):
+        envs.step(bad)
+    moved = envs.step(good)  # nothing moved: the same step as a fresh batch's
+    fresh = VectorEnv(TINY, num_envs=3, seed=2, core=core)  # type: ignore[arg-type]
+    fresh.reset()
+    expected = fresh.step(good)
+    assert np.array_equal(moved[0], expected[0])
+    assert np.array_equal(moved[4]["action_mask"], expected[4]["action_mask"])
+    losing = VectorEnv(TINY, num_envs=3, seed=2, core=core, illegal="lose")  # type: ignore[arg-type]
+    _, info = losing.reset()
+    players = info["current_player"].copy()
+    bad = info["action_mask"].argmax(axis=1)
+    bad[1] = 10_000
+    _, rewards, terminations, _, _ = losing.step(bad)
+    assert terminations.tolist() == [False, True, False]
+    assert rewards[1, players[1]] == -1.0
+    assert rewards[1, 1 - players[1]] == 0.0
 
 
 def test_gymnasium_spaces() -> None:

@@ -27,6 +27,8 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt};
 
+mod batch;
+
 // ---------------------------------------------------------------------------------------------
 // Errors: the library's own exception classes.
 
@@ -513,6 +515,9 @@ fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeState>()?;
     m.add_class::<PlayoutStats>()?;
+    m.add_class::<batch::VectorBatch>()?;
+    m.add_class::<batch::NativeEpisode>()?;
+    m.add_class::<batch::SpielState>()?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(divide, m)?)?;
     m.add_function(wrap_pyfunction!(playouts, m)?)?;

@@ -40,6 +40,7 @@ pub mod error;
 #[cfg(feature = "fault-injection")]
 pub mod fault;
 pub mod heuristics;
+pub mod infostate;
 pub mod ismcts;
 pub mod json;
 mod moves;

@@ -31,6 +31,7 @@ from hatsuden_rules._core.rng import SplitMix64
 from hatsuden_rules._core.rules import Rules
 from hatsuden_rules._core.scoring import score
 from hatsuden_rules._core.state import Chance, GameState, Phase
+from hatsuden_rules.notation import format_rules, parse_state
 from hatsuden_rules.observation import observation_tensor, observe
 from hatsuden_rules.observation._features import (
     KINDS,
@@ -42,6 +43,8 @@ from hatsuden_rules.observation._features import (
 __all__ = [
     "Encoder",
     "Episode",
+    "NativeBatch",
+    "NativeEpisode",
     "PythonBatch",
     "check_options",
     "encoder",
@@ -287,6 +290,16 @@ class Episode:
         self.state = state
         self._rng = rng
 
+    @property
+    def is_over(self) -> bool:
+        """Whether the game is over (R26)."""
+        return self.state.is_over
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act."""
+        return self.state.current_player
+
     def legal_ids(self) -> list[int]:
         """The legal action ids, ascending (empty at the end): `legal_moves` is in id order."""
         ids = self._tables.ids
@@ -325,18 +338,70 @@ class Episode:
         return score(self.state).winner
 
 
-def make_episode(rules: Rules, *, recall: bool, core: str) -> Episode:
+def make_episode(rules: Rules, *, recall: bool, core: str) -> Episode | NativeEpisode:
     """One game on `core`: the library's engine, or the native core's (imported when asked)."""
     if core == "python":
         return Episode(rules, recall=recall)
-    native = require_native()
-    episode = getattr(native, "Episode", None)
-    if episode is None:
+    return NativeEpisode(rules, recall=recall)
+
+
+def _native_class(name: str) -> Any:
+    """The class `name` of the native core, or the library's one-line error."""
+    cls = getattr(require_native(), name, None)
+    if cls is None:
         raise InvalidInputError(
-            "core", "the installed native core has no Episode for the environments; upgrade it"
+            "core", f"the installed native core has no {name} for the environments; upgrade it"
         )
-    made: Episode = episode(rules, recall=recall)
-    return made
+    return cls
+
+
+class NativeEpisode:
+    """`Episode` on the native core (``hatsuden_native.Episode``): the same game, in Rust.
+
+    The same interface as `Episode` except `state`, which is not kept as a `GameState`:
+    `seeded_state` converts the native state through its notation when asked.
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, rules: Rules, *, recall: bool) -> None:
+        self._game = _native_class("Episode")(format_rules(rules), recall)
+
+    def reset(self, seed: int) -> None:
+        """A new game whose chance events follow `seed` (the game ``new_game(seed=seed)``)."""
+        self._game.reset(seed)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game is over (R26)."""
+        return bool(self._game.is_over)
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act."""
+        return int(self._game.current_player)
+
+    def legal_ids(self) -> list[int]:
+        """The legal action ids, ascending (empty at the end)."""
+        ids: list[int] = self._game.legal_ids()
+        return ids
+
+    def step(self, action: int) -> None:
+        """Apply action id `action` and resolve chance; an illegal one raises, changing nothing."""
+        self._game.step(action)
+
+    def raw(self, player: int) -> list[int]:
+        """`player`'s raw tensor: the observation, then the recall counts if kept."""
+        raw: list[int] = self._game.raw(player)
+        return raw
+
+    def seeded_state(self) -> GameState:
+        """The state as seeded mode holds it (read back from the native core's notation)."""
+        return parse_state(self._game.seeded_notation())
+
+    def winner(self) -> int:
+        """The winner of the finished game (R29)."""
+        return int(self._game.winner())
 
 
 class PythonBatch:
@@ -360,16 +425,18 @@ class PythonBatch:
         for i, seed in zip(which, seeds, strict=True):
             self.episodes[i].reset(seed)
 
-    def legal(self) -> tuple[Array, Array]:
-        """The action masks (N x A bool) and the players to act (N, int; -1 at an end)."""
-        n = len(self.episodes)
-        mask = np.zeros((n, self.num_actions), dtype=bool)
-        players = np.full(n, -1, dtype=np.int64)
-        for i, episode in enumerate(self.episodes):
+    def legal(self, which: Array | None = None) -> tuple[Array, Array]:
+        """The masks (rows x A bool) and players to act (-1 at an end) of `which` (default all)."""
+        episodes = self.episodes
+        rows = range(len(episodes)) if which is None else [int(i) for i in which]
+        mask = np.zeros((len(rows), self.num_actions), dtype=bool)
+        players = np.full(len(rows), -1, dtype=np.int64)
+        for r, i in enumerate(rows):
+            episode = episodes[i]
             state = episode.state
             if not state.is_over:
-                mask[i, episode.legal_ids()] = True
-                players[i] = state.current_player
+                mask[r, episode.legal_ids()] = True
+                players[r] = state.current_player
         return mask, players
 
     def observations(self, players: Array, which: Array | None = None) -> Array:
@@ -395,3 +462,64 @@ class PythonBatch:
     def winners(self, which: Array) -> Array:
         """The winner (seat) of each finished game of environments `which`."""
         return np.array([self.episodes[int(i)].winner() for i in which], dtype=np.int64)
+
+
+class NativeBatch:
+    """The native core's batch (``hatsuden_native.VectorBatch``) behind `PythonBatch`'s methods.
+
+    Every method is one call over the whole batch: numpy allocates the arrays and the native
+    core reads its inputs from them and writes its outputs into them through the buffer
+    protocol (no Python object per environment).
+    """
+
+    def __init__(self, rules: Rules, num_envs: int, enc: Encoder) -> None:
+        self._batch = _native_class("VectorBatch")(
+            format_rules(rules), num_envs, enc.kind, enc.normalize
+        )
+        self.num_envs = num_envs
+        self.num_actions: int = self._batch.num_actions
+        self.size: int = self._batch.observation_size
+        assert self.size == enc.size, (self.size, enc.size)
+
+    def reset(self, seeds: list[int], which: list[int]) -> None:
+        """Start a new game in each environment of `which`, with the matching seed."""
+        self._batch.reset(list(seeds), [int(i) for i in which])
+
+    def legal(self, which: Array | None = None) -> tuple[Array, Array]:
+        """The masks (rows x A bool) and players to act (-1 at an end) of `which` (default all)."""
+        if which is None:
+            rows = self.num_envs
+            mask = np.empty((rows, self.num_actions), dtype=bool)
+            players = np.empty(rows, dtype=np.int64)
+            self._batch.legal(mask.view(np.uint8), players)
+            return mask, players
+        picked = np.ascontiguousarray(which, dtype=np.int64)
+        mask = np.empty((len(picked), self.num_actions), dtype=bool)
+        players = np.empty(len(picked), dtype=np.int64)
+        self._batch.legal(mask.view(np.uint8), players, picked)
+        return mask, players
+
+    def observations(self, players: Array, which: Array | None = None) -> Array:
+        """The features of environments `which` (default all) from the view of `players[i]`."""
+        rows = (
+            np.arange(self.num_envs, dtype=np.int64)
+            if which is None
+            else np.ascontiguousarray(which, dtype=np.int64)
+        )
+        out = np.empty((len(rows), self.size), dtype=np.float32)
+        self._batch.observations(np.ascontiguousarray(players, dtype=np.int64), rows, out)
+        return out
+
+    def step(self, actions: Array, which: Array) -> None:
+        """Apply ``actions[i]`` in each environment ``i`` of `which`, all checked first."""
+        self._batch.step(
+            np.ascontiguousarray(actions, dtype=np.int64),
+            np.ascontiguousarray(which, dtype=np.int64),
+        )
+
+    def winners(self, which: Array) -> Array:
+        """The winner (seat) of each finished game of environments `which`."""
+        rows = np.ascontiguousarray(which, dtype=np.int64)
+        out = np.empty(len(rows), dtype=np.int64)
+        self._batch.winners(rows, out)
+        return out

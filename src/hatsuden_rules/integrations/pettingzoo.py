@@ -55,16 +55,13 @@ except ImportError:
     ) from None
 
 from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.legal import legal_moves
 from hatsuden_rules._core.rng import SplitMix64
 from hatsuden_rules._core.rules import STANDARD, Rules
-from hatsuden_rules._core.scoring import score
 from hatsuden_rules._core.state import GameState
 from hatsuden_rules.actions import (
     action_to_move,
     move_to_action,
     num_distinct_actions,
-    player_moves,
 )
 from hatsuden_rules.integrations._learning import check_options, encoder, make_episode
 from hatsuden_rules.observation import (
@@ -200,7 +197,6 @@ class raw_env(AECEnv, EzPickle):
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         n = num_distinct_actions(rules)
-        self._ids = {move: a for a, move in enumerate(player_moves(rules))}
         self._encoder = encoder(rules, observation, normalize)
         self._episode = make_episode(rules, recall=observation == "information_state", core=core)
         low, high = self._encoder.bounds()
@@ -215,7 +211,7 @@ class raw_env(AECEnv, EzPickle):
         }
         self.action_spaces = {agent: spaces.Discrete(n) for agent in AGENTS}
         self._seeds: SplitMix64 | None = None
-        self._state: GameState | None = None  # the episode's state once reset
+        self._reset_done = False
 
     # -- the library's view ------------------------------------------------------------------
 
@@ -225,10 +221,9 @@ class raw_env(AECEnv, EzPickle):
         self._started()
         return self._episode.seeded_state()
 
-    def _started(self) -> GameState:
-        if self._state is None:
+    def _started(self) -> None:
+        if not self._reset_done:
             raise InvalidInputError("state", "call reset() first")
-        return self._state
 
     def game_observation(self, agent: str) -> Observation:
         """What `agent` knows now, as the library's `Observation` (for `Player` bots)."""
@@ -236,10 +231,10 @@ class raw_env(AECEnv, EzPickle):
 
     def final_rewards(self) -> dict[str, int]:
         """+1 for the winner and -1 for the loser of the finished game (R29)."""
-        state = self._started()
-        if not state.is_over:
+        self._started()
+        if not self._episode.is_over:
             raise InvalidInputError("state", "the game is not over")
-        winner = score(state).winner
+        winner = self._episode.winner()
         return {agent: 1 if seat == winner else -1 for seat, agent in enumerate(AGENTS)}
 
     # -- PettingZoo --------------------------------------------------------------------------
@@ -254,12 +249,12 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """`agent`'s observation tensor and action mask."""
-        state = self._started()
+        self._started()
         seat = _seat(agent)
+        episode = self._episode
         mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
-        if not state.is_over and state.current_player == seat:
-            ids = self._ids
-            mask[[ids[move] for move in legal_moves(state)]] = 1
+        if not episode.is_over and episode.current_player == seat:
+            mask[episode.legal_ids()] = 1
         raw = np.array([self._episode.raw(seat)], dtype=np.float32)
         return {"observation": self._encoder.features(raw)[0], "action_mask": mask}
 
@@ -273,14 +268,14 @@ class raw_env(AECEnv, EzPickle):
                 self._seeds = SplitMix64.from_seed(secrets.randbits(64))
             game_seed, self._seeds = self._seeds.next()
         self._episode.reset(game_seed)
-        self._state = self._episode.state
+        self._reset_done = True
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
-        self.agent_selection = AGENTS[self._state.current_player]
+        self.agent_selection = AGENTS[self._episode.current_player]
 
     def step(self, action: int | None) -> None:
         """Apply the acting agent's action id (None for an agent whose game is over)."""
@@ -291,13 +286,12 @@ class raw_env(AECEnv, EzPickle):
         action_to_move(self.rules, action)  # type: ignore[arg-type]  # refuses a bad id
         self._cumulative_rewards[agent] = 0
         self._episode.step(action)  # type: ignore[arg-type]  # IllegalMoveError names the rule
-        state = self._state = self._episode.state
-        if state.is_over:
+        if self._episode.is_over:
             self.rewards = dict(self.final_rewards())
             self.terminations = dict.fromkeys(AGENTS, True)
         else:
             self.rewards = dict.fromkeys(AGENTS, 0)
-        self.agent_selection = AGENTS[state.current_player]
+        self.agent_selection = AGENTS[self._episode.current_player]
         self._accumulate_rewards()
 
     def render(self) -> str | None:

@@ -67,10 +67,10 @@ from hatsuden_rules._core.rng import SplitMix64
 from hatsuden_rules._core.rules import STANDARD, Rules
 from hatsuden_rules.integrations._learning import (
     Encoder,
+    NativeBatch,
     PythonBatch,
     check_options,
     encoder,
-    require_native,
 )
 from hatsuden_rules.observation._features import FeatureKind
 
@@ -234,7 +234,7 @@ class VectorEnv:
                 value, self._streams[i] = self._streams[i].next()
                 seeds.append(value)
             self._core.reset(seeds, done.tolist())
-            after_mask, after_players = self._core.legal()
+            after_mask[done], after_players[done] = self._core.legal(done)
         self._mask, self._players = after_mask, after_players
         obs = self._core.observations(after_players)
         info = {
@@ -261,19 +261,8 @@ def _actions(actions: Any, n: int) -> Array:
     return acts.astype(np.int64)
 
 
-def _make_core(core: str, rules: Rules, num_envs: int, enc: Encoder) -> Any:
+def _make_core(core: str, rules: Rules, num_envs: int, enc: Encoder) -> PythonBatch | NativeBatch:
     """The batch that steps the games: the library's engine, or the native core's batch."""
     if core == "python":
         return PythonBatch(rules, num_envs, enc)
-    return _native_batch(rules, num_envs, enc)
-
-
-def _native_batch(rules: Rules, num_envs: int, enc: Encoder) -> Any:
-    """The native core's batch (same methods as `PythonBatch`), imported only when asked for."""
-    native = require_native()
-    batch = getattr(native, "VectorBatch", None)
-    if batch is None:
-        raise InvalidInputError(
-            "core", "the installed native core has no batch stepping (VectorBatch); upgrade it"
-        )
-    return batch(rules, num_envs, enc)
+    return NativeBatch(rules, num_envs, enc)

@@ -145,7 +145,13 @@ class HatsudenGame(pyspiel.Game):
         self.options = options
         self._context = _Context(rules)
         self._max_chance_nodes = max_chance_nodes(rules)
-        self._initial = _Node(self._context, new_game(rules=rules), ((), ()), ("p0:", "p1:"))
+        self._initial: Any = _Node(self._context, new_game(rules=rules), ((), ()), ("p0:", "p1:"))
+        self._state_class: type[HatsudenState] = HatsudenState
+        if options.core == "native":  # the same game, stepped by the native core
+            from hatsuden_rules.integrations.openspiel import _native
+
+            self._initial = _native.initial_node(self._context)
+            self._state_class = _native.NativeHatsudenState
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         # OpenSpiel's own pickling rebuilds the C++ game without running `__init__`.
@@ -153,7 +159,7 @@ class HatsudenGame(pyspiel.Game):
 
     def new_initial_state(self) -> HatsudenState:
         """The state before the deal (R7): a chance node."""
-        return HatsudenState(self, self._initial)
+        return self._state_class(self, self._initial)
 
     def max_chance_nodes_in_history(self) -> int:
         """At most one chance event per card and per tech card (see `max_chance_nodes`)."""
@@ -201,17 +207,22 @@ class HatsudenGame(pyspiel.Game):
             raise InvalidInputError(
                 "state", "expected an explicit-chance GameState under the game's rules"
             )
-        return HatsudenState(self, _fresh_node(self._context, state))
+        node = _fresh_node(self._context, state)
+        if self.options.core == "native":
+            from hatsuden_rules.integrations.openspiel import _native
+
+            return _native.NativeHatsudenState(self, _native.native_node(node, state))
+        return HatsudenState(self, node)
 
 
 class HatsudenState(pyspiel.State):
     """A state of ``python_hatsuden``: the library's `GameState` plus what each player saw."""
 
-    def __init__(self, game: HatsudenGame, node: _Node | None = None) -> None:
+    def __init__(self, game: HatsudenGame, node: Any = None) -> None:
         super().__init__(game)
         # The only attribute: OpenSpiel's clone deep-copies every attribute, and a node copies
         # as itself.
-        self._node = game._initial if node is None else node
+        self._node: _Node = game._initial if node is None else node
 
     @property
     def game_state(self) -> GameState:
@@ -342,7 +353,15 @@ class HatsudenObserver:
 
     def set_from(self, state: HatsudenState, player: int) -> None:
         """Fill `tensor` with what `player` knows in `state`."""
-        node = state._node
+        node: Any = state._node
+        if not isinstance(node, _Node):  # the native core writes the tensor itself
+            state.write_tensor(
+                player,
+                recall=self._perfect_recall,
+                normalize=self._encoder is not None,
+                out=self.tensor,
+            )
+            return
         if self._encoder is not None:
             raw = list(observation_tensor(observe(node.state, player)))
             if self._perfect_recall:
@@ -357,7 +376,7 @@ class HatsudenObserver:
         """The information-state string, or the observation in the library's notation."""
         if self._perfect_recall:
             return state.information_state_text(player)
-        return format_observation(observe(state._node.state, player))
+        return format_observation(observe(state.game_state, player))
 
 
 def _load(game_string: str) -> HatsudenGame:

@@ -31,7 +31,7 @@ from hatsuden_rules.observation._features import feature_plan, split_plan, split
 if TYPE_CHECKING:
     from hatsuden_rules.integrations.openspiel._game import HatsudenState
 
-__all__ = ["DEFAULTS", "Options", "SplitObserver", "read", "split_of"]
+__all__ = ["DEFAULTS", "Options", "SplitObserver", "native_engine", "read", "split_of"]
 
 #: The parameters that are not `Rules` fields, with their defaults.
 DEFAULTS: Final[dict[str, int | bool | str]] = {"players": 2, "normalize": False, "core": "python"}
@@ -64,22 +64,17 @@ def read(params: dict[str, Any]) -> Options:
     if core not in ("python", "native"):
         raise InvalidInputError("core", f"must be 'python' or 'native', got {core!r}")
     if core == "native":
-        _native_engine()  # the one-line error naming the extra when the native core is absent
-        # TODO(native core): step HatsudenState through the native engine; until then refuse
-        # rather than run the Python core under the name "native".
-        raise InvalidInputError(
-            "core", "the OpenSpiel game does not run on the native core yet; use core=python"
-        )
+        native_engine()  # the one-line error naming the extra when the native core is absent
     return Options(normalize=normalize, core=core)
 
 
-def _native_engine() -> Any:
-    """The native core's engine for OpenSpiel states (imported only for ``core=native``)."""
+def native_engine() -> Any:
+    """The native core's OpenSpiel state class (imported only for ``core=native``)."""
     native = require_native()
-    engine = getattr(native, "openspiel_engine", None)
+    engine = getattr(native, "SpielState", None)
     if engine is None:
         raise InvalidInputError(
-            "core", "the installed native core has no OpenSpiel engine (openspiel_engine)"
+            "core", "the installed native core has no OpenSpiel state (SpielState); upgrade it"
         )
     return engine
 
