@@ -197,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)  # Tianshou's epsilon-greedy draws from numpy's global generator
-    start, cpu_start = time.perf_counter(), time.process_time()
+    begin, cpu_begin = time.perf_counter(), time.process_time()
     envs = DummyVectorEnv(
         [lambda i=i: VersusRandom(args.seed + 1000 * (i + 1)) for i in range(args.envs)]
     )
@@ -234,10 +234,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     low, high = wilson(wins, args.games)
     print(
         f"untrained: won {wins} of {args.games} games against the random bot "
-        f"({wins / args.games:.1%}, 95% CI {low:.1%}-{high:.1%})",
+        f"({wins / args.games:.1%}, 95% CI {low:.1%}-{high:.1%}; the learner never acted in "
+        f"{never})",
         flush=True,
     )
 
+    start, cpu_start = time.perf_counter(), time.process_time()  # training from here
     buffer = VectorReplayBuffer(50_000, args.envs)
     collector = Collector(algorithm, envs, buffer, exploration_noise=True)
     collector.reset()
@@ -277,13 +279,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{skipped} games skipped as over before the learner acted",
         flush=True,
     )
+    start, cpu_start = time.perf_counter(), time.process_time()
     wins, never = evaluate(greedy, args.games, eval_seed + args.games)
     low, high = wilson(wins, args.games)
-    elapsed = time.perf_counter() - start
     print(
         f"trained: won {wins} of {args.games} new games against the random bot "
         f"({wins / args.games:.1%}, 95% CI {low:.1%}-{high:.1%}; the learner never acted in "
-        f"{never}); {elapsed:.0f} s in all ({time.process_time() - cpu_start:.0f} s CPU)",
+        f"{never}); evaluation {time.perf_counter() - start:.0f} s; "
+        f"{time.perf_counter() - begin:.0f} s in all ({time.process_time() - cpu_begin:.0f} s CPU)",
         flush=True,
     )
     envs.close()
