@@ -181,6 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="evaluation games")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
+    for name in ("steps", "envs", "games"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1, got {getattr(args, name)}")
     try:
         import torch
         from tianshou.algorithm import DQN
@@ -251,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     policy.set_eps_inference(0.0)
     epochs = 10
     epoch_steps = max(args.steps // epochs, 1)
+    # Gradient steps per collected step: 2 per update of 8 steps with 8 envs, at least 1.
+    per_update = max(0.25, 1 / args.envs)
 
     def training_fn(epoch: int, env_step: int) -> None:
         # Epsilon from 1 to 0.05 over the first half of training, then 0.05.
@@ -262,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_epochs=epochs,
             epoch_num_steps=epoch_steps,
             collection_step_num_env_steps=args.envs,
-            update_step_num_gradient_steps_per_sample=0.25,
+            update_step_num_gradient_steps_per_sample=per_update,
             batch_size=64,
             training_fn=training_fn,
             test_in_training=False,
@@ -275,7 +280,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     skipped = sum(envs.get_env_attr("skipped"))
     print(
         f"trained: {result.train_step} learner steps, {result.train_episode} games, "
-        f"{result.update_step} gradient steps in {train_wall:.0f} s ({train_cpu:.0f} s CPU); "
+        f"{result.update_step} updates ({result.update_step * round(per_update * args.envs)} "
+        f"gradient steps of 64) in {train_wall:.0f} s ({train_cpu:.0f} s CPU); "
         f"{skipped} games skipped as over before the learner acted",
         flush=True,
     )
