@@ -2,6 +2,7 @@
 
     pip install torch tianshou 'hatsuden-rules[pettingzoo]'
     python examples/frameworks/tianshou_dqn.py                 # 10,000 steps, then 400 games
+    python examples/frameworks/tianshou_dqn.py --check-marl    # Tianshou's multi-agent route
 
 Not run by `make examples` (which runs ``examples/*.py`` only): it needs PyTorch and Tianshou
 (written for Tianshou 2.0's API: ``tianshou.algorithm.DQN``, ``OffPolicyTrainerParams``).
@@ -38,7 +39,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from importlib.metadata import version
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -58,6 +59,7 @@ RULES = Rules(
     energies=2, max_value=3, copies=2, hand_size=3, city_demand=4, techs=(), stall_limit=6
 )
 AGENTS = ("player_0", "player_1")
+Kind = Literal["observation", "information_state"]
 
 
 def tianshou_env() -> Any:
@@ -174,12 +176,71 @@ def evaluate(choose: Callable[[Array, Array], int], games: int, seed: int) -> tu
     return wins, never_acted
 
 
+def check_marl(games: int, seed: int) -> None:
+    """Tianshou's multi-agent route on the environment: two masked random policies.
+
+    For the smallest configuration and RULES, each observation kind: collect `games` games
+    with ``MultiAgentOffPolicyAlgorithm`` over ``PettingZooEnv``, check every stored action
+    against its mask, and count the games a player never acted in and those whose last move
+    was the winner's (then the loser's own transitions never carry its -1).
+    """
+    from tianshou.algorithm.multiagent.marl import MultiAgentOffPolicyAlgorithm
+    from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
+    from tianshou.data import Collector, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+    from tianshou.env.pettingzoo_env import PettingZooEnv
+
+    from hatsuden_rules.pettingzoo import env
+
+    smallest = Rules(
+        energies=1, max_value=3, copies=1, hand_size=1, city_demand=2, techs=(), stall_limit=1
+    )
+    kinds: tuple[Kind, ...] = ("observation", "information_state")
+    for rules in (smallest, RULES):
+        for kind in kinds:
+
+            def make(rules: Rules = rules, kind: Kind = kind) -> Any:
+                return PettingZooEnv(env(rules=rules, observation=kind, normalize=True))
+
+            probe = make()
+            random = [MARLRandomDiscreteMaskedOffPolicyAlgorithm(probe.action_space)] * 2
+            algorithm = MultiAgentOffPolicyAlgorithm(algorithms=random, env=probe)
+            envs = DummyVectorEnv([make for _ in range(4)])
+            envs.seed([seed + i for i in range(4)])
+            buffer = VectorReplayBuffer(50_000, 4)
+            Collector(algorithm, envs, buffer).collect(n_episode=games, reset_before_collect=True)
+            never = winner_last = episodes = illegal = 0
+            for part in buffer.buffers:
+                acted: set[str] = set()
+                for i in range(len(part)):
+                    step = part[i]
+                    acted.add(str(step.obs.agent_id))
+                    illegal += not step.obs.mask[step.act]
+                    if step.terminated:
+                        episodes += 1
+                        never += len(acted) < 2
+                        winner_last += step.rew[AGENTS.index(str(step.obs.agent_id))] > 0
+                        acted = set()
+            print(
+                f"multi-agent route, {format_rules(rules)}, {kind}: {episodes} games, "
+                f"{buffer.__len__()} transitions, {illegal} illegal actions; a player never "
+                f"acted in {never}; the last move was the winner's in {winner_last}",
+                flush=True,
+            )
+            envs.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=10_000, help="learner steps of training")
     parser.add_argument("--envs", type=int, default=8, help="training environments")
     parser.add_argument("--games", type=int, default=400, help="evaluation games")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--check-marl",
+        action="store_true",
+        help="run Tianshou's multi-agent route with random policies instead (see the docstring)",
+    )
     args = parser.parse_args(argv)
     for name in ("steps", "envs", "games"):
         if getattr(args, name) < 1:
@@ -200,6 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)  # Tianshou's epsilon-greedy draws from numpy's global generator
+    if args.check_marl:
+        check_marl(args.games, args.seed)
+        return 0
     begin, cpu_begin = time.perf_counter(), time.process_time()
     envs = DummyVectorEnv(
         [lambda i=i: VersusRandom(args.seed + 1000 * (i + 1)) for i in range(args.envs)]
