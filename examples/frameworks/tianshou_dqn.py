@@ -19,8 +19,8 @@ How the pieces fit:
   whoever made the last move. The learner's seat is drawn at each game; the observation is
   always from the learner's view. Tianshou's multi-agent route (``MultiAgentOffPolicyAlgorithm``
   over ``PettingZooEnv``) stores the final reward only on the transition of the agent who made
-  the last move, so a player whose opponent ends the game never sees that result; see
-  docs/learning.md.
+  the last move, so a player whose opponent ends the game does not see that result on its own
+  last transition (only through n-step returns that reach it); see docs/learning.md.
 - Games the learner never acts in (possible in small configurations) are skipped by ``reset``
   during training and counted in the evaluation as the games they are.
 
