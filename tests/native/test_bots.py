@@ -173,7 +173,7 @@ def test_the_native_match_is_the_python_match_game_by_game() -> None:
 
 def test_native_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     """A rule set beyond the native core's capacity, a player without a native twin."""
-    big = Rules(energies=5, max_value=7, copies=2, hand_size=5, city_demand=20)
+    big = Rules(energies=1, max_value=1, copies=256, hand_size=1, city_demand=1)
     with pytest.raises(facade.NativeUnavailableError.__mro__[1]):  # HatsudenError
         run_match(("random", "random"), games=2, seed=1, rules=big, jobs=1, core="native")
     with pytest.raises(ValueError, match="core"):
