@@ -39,6 +39,7 @@ from hatsuden_rules import (
     observe,
 )
 from hatsuden_rules._core.encoding import SECRET
+from hatsuden_rules.cli import _information as information_command
 from hatsuden_rules.modelcheck import information
 from hatsuden_rules.modelcheck.information import (
     INFORMATION_CONFIGS,
@@ -409,7 +410,8 @@ def test_consistency_rejects_a_flip_that_was_not_needed() -> None:
 def test_the_command_line_runs_checks_and_compares_golden_figures(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(information, "INFORMATION_CONFIGS", {"tiny": TINY})
+    # The command (`hatsuden_rules.cli._information`) reads the configurations it offers.
+    monkeypatch.setattr(information_command, "INFORMATION_CONFIGS", {"tiny": TINY})
     assert information.main(["--config", "tiny", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["ok"] is True

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from types import MappingProxyType
 from typing import Final
 
 import attrs
@@ -20,14 +21,42 @@ from hatsuden_rules._core.apply import apply, new_game
 from hatsuden_rules._core.legal import legal_moves
 from hatsuden_rules._core.moves import Deal, DealTech, Move
 from hatsuden_rules._core.rng import SplitMix64, sample
-from hatsuden_rules._core.rules import Rules
+from hatsuden_rules._core.rules import PRINTED, Overflow, Rules, TechTiming
 from hatsuden_rules._core.rulesets import VECTOR_SETS
 from hatsuden_rules._core.state import GameState, Phase
 
-__all__ = ["RULE_SETS", "Ply", "play_game", "rule_set_name"]
+__all__ = ["RULE_SETS", "VARIANT_RULE_SETS", "Ply", "play_game", "rule_set_name"]
 
 #: The rule sets the suite plays, by name (`hatsuden_rules._core.rulesets.VECTOR_SETS`).
 RULE_SETS: Final = VECTOR_SETS
+
+#: The rule sets of the variant vectors: each option on the printed game, the printed rules
+#: alone, and reduced games where overflows and tech draws come often.
+VARIANT_RULE_SETS: Final = MappingProxyType(
+    {
+        "place-at-once": Rules(tech_timing=TechTiming.PLACE_AT_ONCE),
+        "any-set": Rules(overflow=Overflow.ANY_SET),
+        "printed": PRINTED,
+        "mini-any-set": Rules(
+            energies=3,
+            max_value=3,
+            copies=2,
+            hand_size=3,
+            city_demand=4,
+            stall_limit=6,
+            overflow=Overflow.ANY_SET,
+        ),
+        "mini-place-at-once": Rules(
+            energies=3,
+            max_value=2,
+            copies=2,
+            hand_size=2,
+            city_demand=3,
+            stall_limit=6,
+            tech_timing=TechTiming.PLACE_AT_ONCE,
+        ),
+    }
+)
 
 #: A game longer than this is abandoned (only possible with ``stall_limit=None``).
 MAX_PLIES: Final = 2000

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.rules import STANDARD, Rules
+from hatsuden_rules._core.rules import STANDARD, Rules, TechTiming
 from hatsuden_rules._core.scoring import score
 from hatsuden_rules._core.state import GameState, Phase
 from hatsuden_rules.conformance._codec import error_doc
@@ -36,9 +36,9 @@ from hatsuden_rules.notation import (
 )
 from hatsuden_rules.observation import observe
 from hatsuden_rules.serialization import from_json, to_dict, to_json
-from tools.vectors.games import RULE_SETS
+from tools.vectors.games import RULE_SETS, VARIANT_RULE_SETS
 
-__all__ = ["invalid_vectors"]
+__all__ = ["invalid_vectors", "variant_invalid_vectors"]
 
 _RULE_REF: Final = re.compile(r"\bR(\d+)\b")
 
@@ -567,3 +567,53 @@ def invalid_vectors(states: Sequence[GameState]) -> list[Vector]:
     produced += _non_ascii_vectors(chosen)  # issue 23 §4.7
     vectors = [v for v in produced if v is not None]
     return list({v.id: v for v in vectors}.values())
+
+
+# -- the variants (R40, R41) ---------------------------------------------------------------------
+
+_VARIANT_RULES_TEXT: Final = (
+    ("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20/keep", True, "the default keep written"),
+    ("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20/one_at_a_time", True, "default overflow"),
+    ("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20/any_set/place_at_once", True, "order"),
+    ("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20/any_set/any_set", True, "twice"),
+    ("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20/anyset", True, "misspelt variant"),
+    ("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/off/ANY_SET", True, "upper case"),
+)
+
+_FLIP_SET_TEXT: Final = (
+    ("FS 0S+0G", "canonical"),
+    ("FS 1B", "one cell"),
+    ("FS 0G+0S", "cells out of order"),
+    ("FS 0S+0S", "a cell twice"),
+    ("FS", "no cell"),
+    ("FS 0S+", "a trailing +"),
+    ("FS 0S 0G", "a space between cells"),
+    ("FS 0S,0G", "a comma between cells"),
+    ("fs 0S", "lower-case verb"),
+)
+
+
+def variant_invalid_vectors(states: Sequence[GameState]) -> Iterator[Vector]:
+    """The notation and JSON of the variant options and of FlipSet, valid or not (R40, R41)."""
+    produced: list[Vector | None] = []
+    for rules in VARIANT_RULE_SETS.values():
+        produced.append(_notation_vector("rules", format_rules(rules), None, True, "variant"))
+        produced.append(_json_vector("rules", to_json(rules), True, "variant rules"))
+    for text, syntax, note in _VARIANT_RULES_TEXT:
+        produced.append(_notation_vector("rules", text, None, syntax, f"rules, {note}"))
+    for text, note in _FLIP_SET_TEXT:
+        for rules in (VARIANT_RULE_SETS["any-set"], STANDARD):
+            produced.append(_notation_vector("move", text, rules, True, f"FlipSet, {note}"))
+    document = to_dict(VARIANT_RULE_SETS["any-set"])
+    for key, value, note in (
+        ("overflow", "any", "unknown overflow"),
+        ("overflow", "ANY_SET", "overflow in upper case"),
+        ("tech_timing", True, "tech_timing as a boolean"),
+        ("tech_timing", "keep", "the default written out"),
+        ("overflow", None, "null overflow"),
+    ):
+        produced.append(_json_vector("rules", _dump(document | {key: value}), True, note))
+    owed = [s for s in states if s.rules.tech_timing is TechTiming.PLACE_AT_ONCE][:2]
+    for state in owed:
+        produced.append(_json_vector("state", to_json(state), True, "state", state.rules))
+    yield from (v for v in produced if v is not None)

@@ -2,7 +2,7 @@
 //!
 //! A native rules engine for the two-player card game **HATSUDEN** (itten, 2017), written from
 //! the specification of the reference implementation `hatsuden-rules` (RULES.md, NOTATION.md,
-//! PORTING.md, RULES_VERSION 4) and held to it by the project's conformance suite: all 4,179
+//! PORTING.md, RULES_VERSION 4) and held to it by the project's conformance suite: all 4,183
 //! vectors pass through the `hatsuden-native-adapter` binary, and `cargo test` runs them
 //! directly.
 //!
@@ -67,8 +67,8 @@ pub use records::{format_record, parse_record, record_game, replay, GameRecord, 
 pub use rng::{seed_from_decimal, SplitMix64};
 pub use rules::{
     Card, Cell, Overflow, Rules, Tables, TechTiming, Tiebreak, ACCUMULATOR, DOWN, ENERGY_LETTERS, ENERGY_NAMES,
-    MAX_CARDS, MAX_CELLS, MAX_COPIES, MAX_KINDS, MAX_VALUE_CAP, RULES_VERSION, SECRET_BUILD, SMART, TECH_CODES,
-    TECH_NAMES,
+    MAX_CARDS, MAX_CARD_VALUE, MAX_CELLS, MAX_COPIES, MAX_KINDS, MAX_VALUE_CAP, RULES_VERSION, SECRET_BUILD, SMART,
+    TECH_CODES, TECH_NAMES,
 };
 pub use score::{score, Decision, PlayerScore, Score};
 pub use state::{

@@ -126,6 +126,19 @@ _next_turn: Final = updater(
     "deck",
     "discards",
     "stall",
+    "rng",
+    "known",
+    "this_turn",
+    "last_turn",
+    cleared=("played", "discarded", "chance", "end_reason"),
+)
+_next_turn_ending: Final = updater(  # the end is triggered now, or the game is over (R24, R25)
+    "phase",
+    "current_player",
+    "hands",
+    "deck",
+    "discards",
+    "stall",
     "end_trigger",
     "end_reason",
     "rng",
@@ -369,7 +382,21 @@ def _end_turn(
     hands = state._hands
     if hand is not hands[player]:  # else the same object: a checker sees it unchanged by `is`
         hands = (hand, hands[1]) if player == 0 else (hands[0], hand)
-    return _next_turn(
+    if reason is None and trigger is state._end_trigger:  # the common case: fewer arguments
+        return _next_turn(
+            state,
+            phase=_ACTION,
+            current_player=1 - player,
+            hands=hands,
+            deck=deck,
+            discards=discards,
+            stall=stall,
+            rng=rng,
+            known=known,
+            this_turn=(),
+            last_turn=turn,
+        )
+    return _next_turn_ending(
         state,
         phase=_ACTION if reason is None else _OVER,
         current_player=1 - player,

@@ -359,8 +359,8 @@ def updater(*fields: str, cleared: tuple[str, ...] = ()) -> Update:
     The result is `state` with the given `fields` (named as `GameState`'s parameters, by
     keyword only, all of them required) replaced and the `cleared` ones set to None, built
     without attrs' ``__init__`` (see `trusted.trusted_updater`, generated once per set of
-    fields, at import; CPython binds up to 14 keyword arguments fast, so `cleared` keeps the
-    calls short).
+    fields, at import; each keyword argument costs a scan of the parameter names, so `cleared`
+    keeps the calls short: docs/architecture.md, "Speed notes").
 
     The identity contract, which the model checker relies on for its speed
     (`Properties.zones` and the R9 check compare fields with ``is`` before they compare them by

@@ -79,7 +79,7 @@ def trusted_constructor(cls: type[_T], *, retag: bool = True) -> Callable[..., _
 def trusted_updater(
     cls: type[_T], fields: tuple[str, ...], cleared: tuple[str, ...] = ()
 ) -> Callable[..., _T]:
-    """A function ``update(old, *, <fields>)``: `old` with new values of `fields`, the rest kept.
+    """A function ``update(old, /, *, <fields>)``: `old` with new values of `fields`, the rest kept.
 
     The fields are named by their ``__init__`` parameters (attrs' aliases) and passed by keyword
     only; every other field of the result is the very object `old` holds (the same identity),
@@ -125,7 +125,7 @@ def trusted_updater(
             namespace[f"_set_{k}"] = vars(cls)[slot].__set__
             body.append(f"    _set_{k}(self, {value})")
     name = f"update_{cls.__name__}_{'_'.join(fields) or 'nothing'}"
-    params = ", ".join(["old", *(["*", *fields] if fields else [])])
+    params = ", ".join(["old", "/", *(["*", *fields] if fields else [])])
     function: Callable[..., _T] = _compile(
         cls, name, [f"def {name}({params}):", *body, "    return self"], namespace
     )

@@ -1,34 +1,9 @@
 """The rule-set flags every command shares: one vocabulary, one parser (issue 13).
 
-Every command that takes a rule set (``hatsuden play``, ``simulate``, ``demo``, ``check``,
-``replay``, ``hatsuden-check``, ``examples/balance.py`` and
-``python -m hatsuden_rules.modelcheck.information``) adds its rule flags with `add_rule_flags`
-and reads them back with `rules_from_args`, so they are spelled, parsed and combined the same
-way everywhere:
-
-- ``--rules NOTATION``: a whole rule set in the rules notation (``format_rules``, e.g.
-  ``5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20``) or a preset name (``standard``,
-  ``printed``).
-- ``--config NAME`` (commands given named configurations, such as the model checker's
-  ``small``, ``medium`` and ``large``): that configuration's rule set.
-- One flag per `Rules` field: ``--energies N``, ``--max-value N``, ``--copies N``,
-  ``--hand-size N``, ``--city-demand N``, ``--techs A,B|none``, ``--tiebreak T``,
-  ``--retake/--no-retake``, ``--stall-limit N|none``, ``--tech-timing T``, ``--overflow O``.
-
-How they combine: the base rule set is ``--rules``, else ``--config``, else the command's
-default (`STANDARD`, the model checker's ``small`` for the information check, the record's own
-rules for ``replay``); giving both ``--rules`` and ``--config`` is an error. Each individual
-flag then replaces its one field of the base, and the result is validated as a whole
-(`InvalidRulesError` names the field).
-
-Spellings: enumeration values are read in any case, with ``-`` or ``_``: the JSON spelling
-(``city_points``), the enum name (``CITY_POINTS``) or ``city-points``. Tech cards likewise
-(``secret_build``, ``SECRET_BUILD``, ``secret-build``) or by their notation code (``SEC``),
-separated by ``,`` or ``+``; ``none`` (or ``-``) is the empty set. ``--stall-limit`` takes an
-int or ``none`` (or ``off``, as in the notation). Every error is one line naming the accepted
-spellings.
-
-A new `Rules` field is one entry of `RULE_FLAGS` (an enumeration: `enum_flag`).
+Every command that takes a rule set adds its rule flags with `add_rule_flags` and reads them
+back with `rules_from_args`; the flags, how they combine and how they are spelled: docs/cli.md
+("Rule-set flags"). A new `Rules` field is one entry of `RULE_FLAGS` (an enumeration:
+`enum_flag`).
 
 Examples:
     >>> import argparse

@@ -1,6 +1,6 @@
 """The bundled adapter: this library behind the conformance protocol.
 
-Run it as ``python -m hatsuden_rules.conformance.adapter``.
+Run it as ``python -m hatsuden_rules.conformance.adapter`` (the command: `cli._adapter`).
 
 It reads one JSON request per line on standard input and writes one JSON response per line on
 standard output, flushing after each, until standard input ends (CONFORMANCE.md, "Protocol").
@@ -15,10 +15,8 @@ Examples:
 
 from __future__ import annotations
 
-import json
 import re
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Final
 
@@ -45,7 +43,7 @@ from hatsuden_rules.notation import (
 from hatsuden_rules.observation import observation_tensor, observe, sample_state
 from hatsuden_rules.serialization import from_json, to_dict
 
-__all__ = ["handle", "main"]
+__all__ = ["handle"]
 
 _INTEGER: Final = re.compile(r"-?(0|[1-9][0-9]*)")
 _JSON_TYPES: Final = ("rules", "move", "state", "score", "observation", "record")
@@ -264,25 +262,3 @@ def handle(request: object) -> dict[str, Any]:
     except ValueError as error:  # every library error is a ValueError (R35)
         return response | {"ok": False, "error": error_doc(error)}
     return response | {"ok": True} | body
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Serve requests from standard input until it ends; the exit status is 0."""
-    del argv
-    stdout = sys.stdout
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-        except ValueError as error:
-            response: dict[str, Any] = {
-                "id": None,
-                "ok": False,
-                "error": {"type": "bad_request", "message": f"not JSON: {error}"},
-            }
-        else:
-            response = handle(request)
-        stdout.write(json.dumps(response, separators=(",", ":"), ensure_ascii=False) + "\n")
-        stdout.flush()
-    return 0

@@ -13,10 +13,19 @@ Examples:
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
-from hatsuden_rules.conformance._adapter import handle, main
+from hatsuden_rules.conformance._adapter import handle
 
 __all__ = ["handle", "main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Serve requests from standard input until it ends (`hatsuden_rules.cli`); exit status 0."""
+    from hatsuden_rules.cli._adapter import main as command
+
+    return command(argv)
+
 
 if __name__ == "__main__":
     sys.exit(main())

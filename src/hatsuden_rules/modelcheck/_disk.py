@@ -1,33 +1,8 @@
 """The fingerprint engine: breadth-first search of 10^8 states and more on one machine (numpy).
 
-Learnt from TLC and SPIN. Visited states are 64-bit fingerprints (`_fingerprint`) in a compact
-table (`_table`, 10 to 15 bytes a state); everything else is on disk, in one directory:
-
-=================  ===========================================================================
-file               contents
-=================  ===========================================================================
-``fps.u64``        the fingerprint of each state, by number (breadth-first order)
-``parents.i64``    the number of each state's parent (-1 for the start)
-``ranks.u16``      the rank, in `legal_moves(parent)`, of the move that reached it
-``layer_D.bin``    the frontier at depth D: each state's three group hashes and its number
-``edges_*.bin``    every transition: its parent's number and its successor's fingerprint
-``groups.pkl``     the fields of every group met so far (to rebuild states from hashes)
-``meta.json``      the checkpoint: the depth reached, counts, events, violations found
-=================  ===========================================================================
-
-The coordinator (this module) owns the table. `workers` processes (`_expander.serve`; with one,
-the coordinator's own `Expander`) expand chunks of the frontier; their successors come back as
-records, and the coordinator keeps the new ones in chunk order, so the numbering, the counts and
-the counterexamples are the same whatever the number of workers. A counterexample is rebuilt
-from the parent records: the ranks from the start, replayed (the shortest path, since the
-search is breadth-first). After the search, `_graph` proves termination and measures the longest
-game from the edge records.
-
-A checkpoint is written at the end of every layer: an interrupted or limited run resumes from
-the last one (`resume`), the layer in progress being done again. `max_memory` bounds the
-resident memory of all processes together: the table's growth is checked before it is made,
-the rest is measured after every chunk, and the run stops (TRUNCATED, resumable with a larger
-limit) before passing it.
+Visited states are 64-bit fingerprints (`_fingerprint`) in a compact table (`_table`);
+everything else is on disk, in one directory, checkpointed at every layer. The files, the
+workers and the memory bound: docs/architecture.md ("The fingerprint engine").
 """
 
 from __future__ import annotations

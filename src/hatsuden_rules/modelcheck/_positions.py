@@ -1,25 +1,8 @@
 """Positions, not histories: a state without its turn logs and known cards (R36), and why it may.
 
-A `GameState` carries, besides the position, two things kept for the observations only: the moves
-of the current and of the last turn, and the cards each player is known to hold (R36). The rules
-never read them (RULES.md R1-R35 are stated on the position). A search by position
-(``hatsuden-check --positions``) therefore explores the quotient of the state graph in which
-states that differ only by these are one. That is sound when dropping them changes neither the
-legal moves nor the positions that follow, which is checked here, not assumed:
-
-- `soundness_problems` on a full state: `legal_moves` of the state and of its position are
-  equal, and every move leads to the same position from both (the full-state search runs it on
-  every state with ``--soundness``; the position search on a sample, rebuilding the real state
-  of a position by replaying its shortest path with full states);
-- `knowledge_problems` on a step of the position search: the same move, applied with every
-  possible set of cards the mover is known to hold (every sub-multiset of the hand) and known
-  cards for the other player, leads to the same position, the known cards stay in the hand, and
-  they change only as R36 says. By induction from `new_game()` (nothing known), this proves the
-  known-cards invariant of every reachable full state, which the positions alone cannot show.
-
-By induction along any path, every full state's position is explored and every rule invariant
-proven on positions holds for it. The turn logs' own properties (R36) and the hidden-information
-checks keep full states (the default search, and `hatsuden_rules.modelcheck.information`).
+`soundness_problems` and `knowledge_problems` check, rather than assume, that dropping them
+changes neither the legal moves nor the positions that follow; the argument:
+docs/architecture.md ("Positions, not histories").
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@
 Written against the public API, from RULES.md, independently of the engine's logic; every
 failure names its rule. A state is three interned zones (cards, grids, turn: see `Zones`) whose
 facts are derived once; how, and what is sampled unless ``exhaustive``: docs/architecture.md.
+The invariants of the rule variants (R40, R41) are here too, run when an option is on.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
@@ -21,6 +23,8 @@ from hatsuden_rules import (
     Discard,
     DrawFromDiscard,
     EndTurn,
+    Flip,
+    FlipSet,
     GameState,
     Move,
     Overflow,
@@ -39,9 +43,8 @@ from hatsuden_rules import (
     score,
 )
 from hatsuden_rules._core.encoding import boards as raw_boards
-from hatsuden_rules._core.encoding import card_zone, zone_keys
+from hatsuden_rules._core.encoding import card_zone, turn_logs, zone_keys
 from hatsuden_rules._core.state import from_zones
-from hatsuden_rules.modelcheck._variant_properties import variant_problems
 
 __all__ = [
     "DETERMINISM_EVERY",
@@ -65,6 +68,7 @@ _OVER, _CHANCE = Phase.GAME_OVER, Phase.CHANCE
 _DRAW_CHANCE, _SETUP_CHANCE = Chance.DRAW, Chance.SETUP
 _NO_PROBLEMS: Final[tuple[Problem, ...]] = ()
 _NOTHING: Final[tuple[tuple[int, ...], tuple[int, ...]]] = ((), ())  # nothing known
+_AT_ONCE: Final = (Tech.ACCUMULATOR, Tech.SMART)  # R40: placed as soon as drawn
 _MAX_MOVE_OBJECTS: Final = 1 << 16  # move objects remembered by identity (see _move_index)
 
 
@@ -263,14 +267,14 @@ class Properties:
             this_turn: tuple[Move, ...] = ()
             last_turn: tuple[Move, ...] = ()
         else:
-            this_turn, last_turn = state.this_turn, state.last_turn
+            this_turn, last_turn = turn_logs(state)
             value = (table, (self._move_key(this_turn), self._move_key(last_turn)))
         t = self._turn_ids.get(value)
         if t is None:
             t = self._turn_ids[value] = len(self._turns)
             self._turns.append(self._tables[table])
             self._turn_values.append((*key[:-2], this_turn, last_turn))
-        if self.positions or self._known_objects((*state.this_turn, *state.last_turn)):
+        if self.positions or self._known_objects((*this_turn, *last_turn)):
             self._turn_by_id[key] = t
         return t
 
@@ -514,7 +518,7 @@ class Properties:
                 message = f"score() gives {sheet}; the rules give {oracle.totals} {oracle.decision}"
                 problems = [*problems, ("R29", message)]
         if self._variants:
-            extra = variant_problems(state, moves)
+            extra = _variant_problems(state, moves)
             if extra:
                 problems = [*problems, *extra]
         trigger = table.trigger
@@ -719,3 +723,68 @@ def replay_problems(rules: Rules, moves: Sequence[Move]) -> list[Problem]:
         seen.add(after)
         state, z = after, za
     return problems
+
+
+# -- the rule variants (R40, R41), run only when an option is on ----------------------------------
+#
+# R40 (``tech_timing=PLACE_AT_ONCE``): a player holds an Accumulator or Smart card only as the
+# mover, in OVERFLOW or DRAW, right after the DealTech that brought it; and then the legal moves
+# are exactly its placements (each own city, each energy in play).
+# R41 (``overflow=ANY_SET``): in OVERFLOW (nothing owed), the legal overflow moves are exactly the
+# FlipSets of the sets of the row's other plants whose values sum to at least the excess of the
+# row over its tolerance, and no Flip is legal.
+
+
+def _variant_problems(state: GameState, moves: Sequence[Move]) -> list[tuple[str, str]]:
+    """Every invariant of R40 and R41 that `state` (with its legal `moves`) breaks."""
+    problems: list[tuple[str, str]] = []
+    rules = state.rules
+    owed: list[Move] = []
+    if rules.tech_timing is TechTiming.PLACE_AT_ONCE:
+        mover = state.current_player
+        for seat in (0, 1):
+            for tech in _AT_ONCE:
+                if tech not in state.tech_hand(seat):
+                    continue
+                log = state.this_turn
+                if not (
+                    seat == mover
+                    and state.phase in (Phase.OVERFLOW, Phase.DRAW)
+                    and log
+                    and log[-1] == DealTech(tech)
+                ):
+                    problems.append(("R40", f"player {seat} holds {tech.name} after drawing it"))
+                if tech is Tech.ACCUMULATOR:
+                    owed += [PlaceAccumulator(0), PlaceAccumulator(1)]
+                else:
+                    owed += [PlaceSmart(energy) for energy in rules.energies_in_play]
+        if owed and set(moves) != set(owed):
+            problems.append(("R40", f"the legal moves are {list(moves)}, not the owed placements"))
+    if rules.overflow is Overflow.ANY_SET and state.phase is Phase.OVERFLOW and not owed:
+        if any(isinstance(move, Flip) for move in moves):
+            problems.append(("R41", "a Flip is legal with overflow=ANY_SET"))
+        expected = _sufficient_sets(state)
+        actual = {move for move in moves if isinstance(move, FlipSet)}
+        if actual != expected:
+            problems.append(
+                ("R41", f"FlipSets {sorted(map(repr, actual))}, the rules give {len(expected)}")
+            )
+    return problems
+
+
+def _sufficient_sets(state: GameState) -> set[Move]:
+    played = state.played_cell
+    assert played is not None  # OVERFLOW follows a card played this turn (R21)
+    player, row = state.current_player, played.row
+    plants = []
+    for cell in state.rules.cells:
+        stack = state.stack(player, cell)
+        if cell.row == row and cell != played and stack is not None and not stack.face_down:
+            plants.append((cell, stack.value))
+    excess = state.row_supply(player, row) - state.tolerance(player, row)
+    return {
+        FlipSet(tuple(cell for cell, _ in combo))
+        for size in range(1, len(plants) + 1)
+        for combo in itertools.combinations(plants, size)
+        if sum(value for _, value in combo) >= excess
+    }

@@ -1,22 +1,9 @@
 """Termination: whether a rule set admits a game that never ends, and the shortest such game.
 
-With a stall limit every game ends (R25), and `check` proves it on its configurations: their
-state graphs are acyclic. Without one (``stall_limit=None``, as in `PRINTED`, the printed rules
-alone, R31) the stall counter still counts, so no state ever repeats and the reachable graph is
-infinite. But the counter then decides nothing: R23 step 4 is skipped, and no other rule reads
-it (legal moves, transitions and scores ignore it). So the map that sets it to 0 turns the game
-graph into a finite graph with the same moves from corresponding states, and a game that never
-ends exists iff that graph has a cycle: a cycle is a sequence of moves that leads from a state
-back to the same state, counter apart, and can be repeated forever; conversely an infinite game
-in a finite graph must repeat a state.
-
-`find_endless_game` explores every reachable state of a reduced `Rules` in explicit chance mode
-(with the counter projected out when there is no stall limit), and returns a shortest cycle,
-starting at the start of a turn, and the shortest path from `new_game()` to such a start. With a
-stall limit nothing is projected out, and the answer (no cycle, and the longest game) restates
-R25 for that rule set.
-
-The command line is ``python -m hatsuden_rules.modelcheck.termination --config NAME``.
+`find_endless_game` explores every reachable state of a reduced `Rules` in explicit chance mode,
+with the stall counter projected out when there is no stall limit, and returns a shortest cycle
+and the path to it. Why the projection is exact: docs/architecture.md ("Termination"). The
+command: ``python -m hatsuden_rules.modelcheck.termination --config NAME``.
 """
 
 from __future__ import annotations

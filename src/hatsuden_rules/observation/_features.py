@@ -1,25 +1,9 @@
 """Feature names, bounds and normalisation of the observation and information-state tensors.
 
 Pure Python (no numpy): `observation_feature_names` names every index of the two tensors, and
-`normalize_tensor` maps a raw tensor to floats in [0, 1]. The plan behind both is one list of
-`_Feature` rows per ``(rules, kind, normalize)``, built once and cached, so that the names, the
-bounds and the normalisation can never disagree.
-
-The two tensors (docs/features.md lists every name):
-
-- ``"observation"``: `observation_tensor` (R39), 323 ints under STANDARD.
-- ``"information_state"``: the observation followed by the perfect-recall counts of OpenSpiel's
-  information-state tensor (`hatsuden_rules.openspiel`): how many times the player saw each of
-  their own moves (``my_moves``), each open move of the opponent (``opponent_moves``), each
-  concealed move of the opponent (``opponent_concealed``: a BuildPylon or a secret Construct by
-  cell, a Deal, a DealTech) and each chance outcome they received (``my_chance``); 1,213 ints
-  under STANDARD.
-
-Normalisation (``normalize=True``): every count is divided by its bound (`_Feature.bound`), a
-stack's ``value`` (-1 hidden, 0 .. max_value) and ``top`` (0 none or unseen, else card index
-+ 1) become one-hot fields (``value=hidden``, ``value=0``, ..., ``top=W3``, ...), and a count
-without a bound (the stall counter and the recall counts when ``stall_limit`` is None) becomes
-``n / (n + 1)``. Binary entries stay as they are.
+`normalize_tensor` maps a raw tensor to floats in [0, 1], both from one plan of `_Feature` rows
+per ``(rules, kind, normalize)``, so they cannot disagree. The two tensors and the
+normalisation: docs/architecture.md ("Tensor features"); every name: docs/features.md.
 """
 
 from __future__ import annotations

@@ -1,28 +1,8 @@
 """Bounds on the length of a game, derived from the rules (OpenSpiel's `max_game_length`).
 
-OpenSpiel needs an upper bound on the number of player moves of any game, and one on the
-number of chance events. Both follow from the rules; docs/frameworks.md gives the same
-derivation. Write D for the deck size (`Rules.deck_size`), L for `stall_limit`, E for
-`energies`, T for the number of tech cards in play.
-
-- **Turns.** A turn is *productive* when a card goes into a cell (Construct, Improve, Downsize,
-  BuildPylon: exactly one card, from the hand, for good, R23). There are at most D productive
-  turns. The stall counter counts the turns in a row that are not productive and the game ends
-  when it reaches L (R25), so at most L - 1 unproductive turns separate two productive ones, and
-  at most L follow the last one. With P <= D productive turns, a game has at most
-  P + P (L - 1) + L = L (P + 1) <= L (D + 1) turns.
-- **Player moves per turn.** Every turn has exactly one ACTION move and one DRAW move (R9, R22):
-  2 L (D + 1). A TECH decision (DrawTech or DeclineTech) follows a Construct or Improve only, so
-  at most once per productive turn: D. Each Flip turns a plant into a pylon for good (R21), and
-  there are 4 E cells: 4 E. Each free placement puts a tech card down for good (R18): at most 2
-  (ACCUMULATOR and SMART, if in play).
-- **Total:** ``max_game_length = 2 L (D + 1) + D + 4 E + placements``.
-- **Chance events:** every `Deal` takes a card from the deck, every `DealTech` a tech card from
-  the tech deck (R6), so at most D + T.
-
-With no stall rule (``stall_limit=None``, parameter ``stall_limit=0``) a game may go on for ever
-(R25: two players trading discards), so there is no bound and the OpenSpiel game refuses the rule
-set rather than cap games silently.
+OpenSpiel needs an upper bound on the number of player moves of any game, and one on the number
+of chance events; docs/frameworks.md (`max_game_length`) derives both from the rules. With no
+stall rule there is no bound, and the OpenSpiel game refuses the rule set.
 """
 
 from __future__ import annotations
