@@ -42,6 +42,7 @@ MOVES: list[tuple[str, str, str, int]] = [
     ("C S3 2S", "C S3 2S", "move", 5),  # a row
     ("I S5 0S", "I S5 0S", "move", 2),  # not a card of STANDARD
     ("C S0 0S", "C S0 0S", "move", 3),  # a value of 0
+    ("C S12 0S", "C S12 0S", "move", 3),  # a value above 11 (R2): at its first digit
     ("A 2", "A 2", "move", 2),  # a row is 0 or 1
     ("FS 0W+0S", "FS 0W+0S", "move", 6),  # the second cell, out of order
     ("FS 0S+0S", "FS 0S+0S", "move", 6),  # the second cell, twice
@@ -66,6 +67,7 @@ RULES: list[tuple[str, str, int]] = [
     ("6/4/2/5/10/-/city/retake/20", "6/4/2/5/10/-/city/retake/20", 13),  # read before R31
     ("1/3/1/1/1/…", "1/3/1/1/1/-/city_points/retake/20", 2),  # R31: max_value
     ("1/2/1/2/1/…", "1/2/1/2/1/-/city_points/retake/20", 6),  # R31: hand_size
+    ("5/12/2/5/20/…", "5/12/2/5/20/-/city_points/retake/20", 2),  # R31: max_value > 11
 ]
 
 
