@@ -180,6 +180,7 @@ def shard_result(
     table_bytes: int,
 ) -> str:
     """The JSON result of a distributed run, from what the driver gathered."""
+
 # -- the learning environments' native core (issue 22; src/batch.rs) ---------------------------
 # Arrays are numpy arrays (any object with the buffer protocol): C-contiguous, the outputs
 # writable; a mask is a bool array viewed as uint8.
