@@ -96,6 +96,8 @@ pub struct VectorBatch {
     normalize: bool,
     moves: Vec<Move>,
     ids: Vec<u32>,
+    /// One row of features, reused from call to call (no allocation per step once warm).
+    features: Vec<f32>,
 }
 
 #[pymethods]
@@ -119,6 +121,7 @@ impl VectorBatch {
                 normalize,
                 moves: Vec::with_capacity(64),
                 ids: Vec::with_capacity(64),
+                features: Vec::new(),
             })
         })
     }
@@ -219,12 +222,25 @@ impl VectorBatch {
             let rows = indices(py, &which, n)?;
             let f = self.learning.feature_size(self.recall, self.normalize);
             let cells = cells_of(py, &out, rows.len() * f, "out")?;
+            let mut row = std::mem::take(&mut self.features);
+            row.resize(f, 0.0);
+            let mut result = Ok(());
             for (r, &i) in rows.iter().enumerate() {
-                let seat = player_of(py, seats[i])?;
-                // Straight into numpy's row: each entry written once, no scratch row.
-                self.games[i].write_feature_cells(&self.learning, seat, self.normalize, &cells[r * f..(r + 1) * f]);
+                match player_of(py, seats[i]) {
+                    Ok(seat) => {
+                        self.games[i].write_features(&self.learning, seat, self.normalize, &mut row);
+                        for (c, &x) in cells[r * f..(r + 1) * f].iter().zip(&row) {
+                            c.set(x);
+                        }
+                    }
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
             }
-            Ok(())
+            self.features = row;
+            result
         })
     }
 

@@ -19,7 +19,6 @@
 //!   mode resolves them (R8, R33: one `next()` per event, `value mod size` into the sorted
 //!   deck or tech deck), so a reset with seed S plays the game `new_game(seed = S)`.
 
-use std::cell::Cell as Slot;
 use std::collections::HashMap;
 
 use crate::error::{IllegalMove, InvalidInput};
@@ -401,29 +400,25 @@ impl FeaturePlan {
     /// Write the features of `raw` (one entry per norm) into `out` (`size` entries), exactly as
     /// `hatsuden_rules` computes them in float32.
     pub fn write(&self, raw: &[i64], out: &mut [f32]) {
-        self.write_cells(raw, Slot::from_mut(out).as_slice_of_cells());
-    }
-
-    /// [`FeaturePlan::write`] into shared cells (a numpy array's memory, written in place: every
-    /// entry once, nothing zeroed first).
-    pub fn write_cells(&self, raw: &[i64], out: &[Slot<f32>]) {
         for op in &self.ops {
             match *op {
                 Op::Scale { src, dst, len } => {
-                    let (x, m, o) = (&raw[src..src + len], &self.muls[src..src + len], &out[dst..dst + len]);
-                    for ((o, &x), &m) in o.iter().zip(x).zip(m) {
-                        o.set(x as f32 * m);
+                    let (x, m, o) = (&raw[src..src + len], &self.muls[src..src + len], &mut out[dst..dst + len]);
+                    for ((o, &x), &m) in o.iter_mut().zip(x).zip(m) {
+                        *o = x as f32 * m;
                     }
                 }
                 Op::Saturate { src, dst } => {
                     let x = raw[src] as f32;
-                    out[dst].set(x / (x + 1.0));
+                    out[dst] = x / (x + 1.0);
                 }
                 Op::OneHot { src, dst, first, len } => {
-                    let slots = &out[dst..dst + len];
-                    let at = raw[src].checked_sub(first).and_then(|d| usize::try_from(d).ok());
-                    for (j, slot) in slots.iter().enumerate() {
-                        slot.set(if Some(j) == at { 1.0 } else { 0.0 });
+                    let slots = &mut out[dst..dst + len];
+                    slots.fill(0.0);
+                    if let Some(at) = raw[src].checked_sub(first).and_then(|d| usize::try_from(d).ok()) {
+                        if let Some(slot) = slots.get_mut(at) {
+                            *slot = 1.0;
+                        }
                     }
                 }
             }
@@ -642,37 +637,31 @@ impl Episode {
 
     /// `player`'s features (raw as floats, or normalised) into `out`.
     pub fn write_features(&self, learning: &Learning, player: usize, normalize: bool, out: &mut [f32]) {
-        self.write_feature_cells(learning, player, normalize, Slot::from_mut(out).as_slice_of_cells());
-    }
-
-    /// [`Episode::write_features`] into shared cells: the learning batch writes each row straight
-    /// into numpy's memory, every entry once (no scratch row, no copy, no zeroing first).
-    pub fn write_feature_cells(&self, learning: &Learning, player: usize, normalize: bool, out: &[Slot<f32>]) {
         let observation = observation_tensor(&observe(&self.state, player));
         let counts = &self.counts[player & 1];
-        let (head, tail) = out.split_at(if normalize { learning.observation_plan.size } else { observation.len() });
+        let (head, tail) = out.split_at_mut(if normalize { learning.observation_plan.size } else { observation.len() });
         if normalize {
-            learning.observation_plan.write_cells(&observation, head);
+            learning.observation_plan.write(&observation, head);
         } else {
-            for (o, &x) in head.iter().zip(&observation) {
-                o.set(x as f32);
+            for (o, &x) in head.iter_mut().zip(&observation) {
+                *o = x as f32;
             }
         }
         // The recall counts follow the observation's features (their plan entries follow the
         // observation's too).
         let plan = &learning.information_state_plan;
         match (normalize, &plan.tail_scale) {
-            (false, _) => tail.iter().zip(counts).for_each(|(o, &n)| o.set(n as f32)),
-            (true, Some(muls)) => tail.iter().zip(counts).zip(muls).for_each(|((o, &n), &mul)| o.set(n as f32 * mul)),
+            (false, _) => tail.iter_mut().zip(counts).for_each(|(o, &n)| *o = n as f32),
+            (true, Some(muls)) => tail.iter_mut().zip(counts).zip(muls).for_each(|((o, &n), &mul)| *o = n as f32 * mul),
             (true, None) => {
-                for ((o, &n), norm) in tail.iter().zip(counts).zip(&plan.norms[observation.len()..]) {
-                    o.set(match norm {
+                for ((o, &n), norm) in tail.iter_mut().zip(counts).zip(&plan.norms[observation.len()..]) {
+                    *o = match norm {
                         Norm::Scale(mul) => n as f32 * mul,
                         _ => {
                             let x = n as f32;
                             x / (x + 1.0)
                         }
-                    });
+                    };
                 }
             }
         }

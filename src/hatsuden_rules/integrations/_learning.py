@@ -480,7 +480,6 @@ class NativeBatch:
         self.num_actions: int = self._batch.num_actions
         self.size: int = self._batch.observation_size
         assert self.size == enc.size, (self.size, enc.size)
-        self._all: Array = np.arange(num_envs, dtype=np.int64)
 
     def reset(self, seeds: list[int], which: list[int]) -> None:
         """Start a new game in each environment of `which`, with the matching seed."""
@@ -502,7 +501,11 @@ class NativeBatch:
 
     def observations(self, players: Array, which: Array | None = None) -> Array:
         """The features of environments `which` (default all) from the view of `players[i]`."""
-        rows = self._all if which is None else np.ascontiguousarray(which, dtype=np.int64)
+        rows = (
+            np.arange(self.num_envs, dtype=np.int64)
+            if which is None
+            else np.ascontiguousarray(which, dtype=np.int64)
+        )
         out = np.empty((len(rows), self.size), dtype=np.float32)
         self._batch.observations(np.ascontiguousarray(players, dtype=np.int64), rows, out)
         return out

@@ -140,7 +140,6 @@ class VectorEnv:
         self._streams: list[SplitMix64] = []
         self._mask: Array | None = None
         self._players: Array | None = None
-        self._rows: Array = np.arange(num_envs, dtype=np.int64)
 
     # -- Gymnasium's vector API ----------------------------------------------------------------
 
@@ -199,14 +198,10 @@ class VectorEnv:
         n = self.num_envs
         acts = _actions(actions, n)
         in_range = (acts >= 0) & (acts < self.num_actions)
-        if in_range.all():  # the common case: one gather, no boolean indexing
-            legal = mask[self._rows, acts]
-        else:
-            legal = in_range.copy()
-            legal[in_range] = mask[np.nonzero(in_range)[0], acts[in_range]]
+        legal = in_range.copy()
+        legal[in_range] = mask[np.nonzero(in_range)[0], acts[in_range]]
         rewards = np.zeros((n, 2), dtype=np.float32)
         terminations = np.zeros(n, dtype=bool)
-        movers = self._rows
         if not legal.all():
             bad = int(np.nonzero(~legal)[0][0])
             if self.illegal == "raise":
@@ -219,7 +214,7 @@ class VectorEnv:
             offenders = np.nonzero(~legal)[0]
             rewards[offenders, players[offenders]] = -1.0
             terminations[offenders] = True
-            movers = np.nonzero(legal)[0]
+        movers = np.nonzero(legal)[0]
         self._core.step(acts, movers)
         after_mask, after_players = self._core.legal()
         ended = terminations | (after_players < 0)
@@ -235,7 +230,7 @@ class VectorEnv:
         if len(done):
             final_obs[done] = self._core.observations(players, done)
             seeds = []
-            for i in done.tolist():
+            for i in done:
                 value, self._streams[i] = self._streams[i].next()
                 seeds.append(value)
             self._core.reset(seeds, done.tolist())
