@@ -42,8 +42,11 @@ dist: $(STAMP) ## The sdist and the wheel, into dist/, checked by twine (tests/r
 	$(PY) -m build --outdir dist .
 	$(PY) -m twine check --strict dist/*
 
+# On every core (pytest-xdist): a file's tests stay on one worker, so its cached results and module
+# fixtures are computed once (tests/README.md); PYTEST_ARGS adds options (PYTEST_ARGS="-n 0": one process).
+PYTEST_ARGS ?=
 pytest: $(STAMP)
-	$(PY) -m pytest tests property_tests
+	$(PY) -m pytest -n auto --dist loadfile --durations=10 $(PYTEST_ARGS) tests property_tests
 
 examples: $(STAMP)
 	@set -e; for script in examples/*.py; do \
