@@ -409,7 +409,12 @@ def test_consistency_rejects_a_flip_that_was_not_needed() -> None:
 def test_the_command_line_runs_checks_and_compares_golden_figures(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # The command reads the configurations the CLI module imported: patch them there too (it may
+    # have been imported by an earlier test in this process, before this patch).
+    from hatsuden_rules.cli import _information
+
     monkeypatch.setattr(information, "INFORMATION_CONFIGS", {"tiny": TINY})
+    monkeypatch.setattr(_information, "INFORMATION_CONFIGS", {"tiny": TINY})
     assert information.main(["--config", "tiny", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["ok"] is True
