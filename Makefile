@@ -42,8 +42,12 @@ dist: $(STAMP) ## The sdist and the wheel, into dist/, checked by twine (tests/r
 	$(PY) -m build --outdir dist .
 	$(PY) -m twine check --strict dist/*
 
+# On every core (pytest-xdist): a file's tests stay on one worker, so its cached results and module
+# fixtures are computed once (tests/README.md); the property tests' long files are handed out
+# first. PYTEST_ARGS adds options (PYTEST_ARGS="-n 0": one process).
+PYTEST_ARGS ?=
 pytest: $(STAMP)
-	$(PY) -m pytest tests property_tests
+	$(PY) -m pytest -n auto --dist loadfile --durations=10 $(PYTEST_ARGS) property_tests tests
 
 examples: $(STAMP)
 	@set -e; for script in examples/*.py; do \
@@ -188,3 +192,27 @@ screenshots: $(STAMP) browser-tools ## browser-check, then copy its mid-game and
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site mutants $(NATIVE_DIST)
+
+.PHONY: mutation-native
+
+# cargo-mutants over the native rules crate (issue 21; native/.cargo/mutants.toml, MUTATION.md
+# "Rust rules crate"). Each shard works in its own disposable copy of native/, the vectors and the
+# golden file (the crate's tests read ../../conformance and ../../tests/golden), mutated in place
+# there and never in this tree (hatsuden-check's tests also read the Python checker's properties);
+# its results accumulate in build/mutation-native/<shard>/out.
+# `--shard k/n` (k from 0) takes every n-th mutant; two shards may run at once (two cores):
+#   make mutation-native MUTANTS_SHARD=0/16 & make mutation-native MUTANTS_SHARD=1/16
+# MUTANTS_ARGS=--iterate continues a stopped shard (keeps what was caught, retests the rest).
+MUTANTS_SHARD ?= 0/1
+MUTANTS_ARGS  ?=
+MUTANTS_DIR   := build/mutation-native/shard-$(subst /,-of-,$(MUTANTS_SHARD))
+mutation-native: ## Mutation testing of the native rules crate with cargo-mutants (hours: shard it, MUTANTS_SHARD=k/n).
+	command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants
+	rm -rf $(MUTANTS_DIR)/src && mkdir -p $(MUTANTS_DIR)/src
+	tar -c --exclude=target --exclude=__pycache__ native conformance tests/golden src/hatsuden_rules/modelcheck \
+		| tar -x -C $(MUTANTS_DIR)/src
+	cd $(MUTANTS_DIR)/src/native && CARGO_TARGET_DIR=$(abspath $(MUTANTS_DIR))/target nice -n 10 \
+		cargo mutants --in-place --shard $(MUTANTS_SHARD) --output $(abspath $(MUTANTS_DIR))/out \
+		$(MUTANTS_ARGS); status=$$?; \
+		echo "results: $(MUTANTS_DIR)/out/mutants.out (caught.txt, missed.txt, timeout.txt, unviable.txt)"; \
+		exit $$status

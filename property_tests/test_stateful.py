@@ -341,7 +341,10 @@ def test_statistics_show_every_move_kind_and_both_end_conditions() -> None:
     run_state_machine_as_test(
         Counting,
         settings=settings(
-            max_examples=60,  # fixed: the same derandomized run under every profile
+            # Fixed: the same derandomized run under every profile. With Hypothesis 6.170 the
+            # tally is complete after 10 examples (STALL comes last); 25 leaves a margin for
+            # other versions at less than half the time 60 took.
+            max_examples=25,
             stateful_step_count=80,
             derandomize=True,
             database=None,

@@ -113,7 +113,11 @@ def test_the_table_is_a_set_of_fingerprints() -> None:
 def test_the_table_stops_before_passing_its_memory() -> None:
     table = FingerprintTable(max_bytes=1 << 20)
     starts = range(0, 1 << 20, 10_000)
-    batches = [np.arange(k + 1, k + 10_001, dtype=np.uint64) * 7919 for k in starts]
+    # Distinct fingerprints spread over the table as real ones are (an odd multiplier is a
+    # bijection modulo 2**64); small consecutive numbers would all share bucket 0 and make every
+    # insertion a long probe, which tests nothing more and took a minute.
+    spread = np.uint64(0x9E3779B97F4A7C15)
+    batches = [np.arange(k + 1, k + 10_001, dtype=np.uint64) * spread for k in starts]
     stored = 0
     while len(table) < 2**20 // 8:
         try:

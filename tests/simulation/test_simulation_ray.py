@@ -1,7 +1,9 @@
 """Simulations on Ray (issue 12 §4): the same games as the local backend, in order.
 
 One local Ray instance with two CPUs serves the whole module (it takes seconds to start); the
-command-line test connects to it with ``--address``, as a user would to a cluster.
+command-line test connects to it with ``--address``, as a user would to a cluster. It is always a
+new instance of this process (``address="local"``), never a cluster started elsewhere on the
+machine (``ray start``, another pytest-xdist worker): Ray picks free ports for each.
 """
 
 from __future__ import annotations
@@ -35,7 +37,13 @@ SMALL = Rules(
 @pytest.fixture(scope="module", autouse=True)
 def local_ray() -> Iterator[str]:
     """A local Ray with two CPUs for the module; yields its address."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level=logging.ERROR,
+    )
     try:
         yield str(ray.get_runtime_context().gcs_address)
     finally:
