@@ -224,21 +224,7 @@ impl Engine {
     #[inline(never)]
     fn soundness(&self, number: u64, s: &State, moves: &[Move], store: &Store, out: &mut Vec<Problem>) {
         let (_, stored, full) = self.replay(&store.ranks_to(number));
-        if stored != *s || full.position() != *s {
-            out.push(("R36", "replaying the shortest path does not lead to the position".into()));
-            return;
-        }
-        if full.legal_moves_vec() != moves {
-            out.push(("R36", "the legal moves depend on the turn logs or known cards".into()));
-            return;
-        }
-        for m in moves {
-            let a = full.apply(*m).map(|x| x.position());
-            let b = s.apply(*m).map(|x| x.position());
-            if a.ok() != b.ok() {
-                out.push(("R36", format!("{} leads to a position that depends on the history", kind_name(m))));
-            }
-        }
+        soundness_problems(&stored, &full, s, moves, out);
     }
 
     /// Pass 2 on one chunk: the successor of each record (parent number << 8 | move rank,
@@ -361,5 +347,27 @@ impl Engine {
             }
         }
         (moves, stored, full)
+    }
+}
+
+/// Soundness of a position (R36), given the state its shortest path `stored` and the full state
+/// `full` that replaying that path with full states reaches: both lead to the position `s`, the
+/// full state has the same legal moves, and every move leads to the same position from both.
+/// Shared by the single-process search and the Ray shards.
+pub(crate) fn soundness_problems(stored: &State, full: &State, s: &State, moves: &[Move], out: &mut Vec<Problem>) {
+    if stored != s || full.position() != *s {
+        out.push(("R36", "replaying the shortest path does not lead to the position".into()));
+        return;
+    }
+    if full.legal_moves_vec() != moves {
+        out.push(("R36", "the legal moves depend on the turn logs or known cards".into()));
+        return;
+    }
+    for m in moves {
+        let a = full.apply(*m).map(|x| x.position());
+        let b = s.apply(*m).map(|x| x.position());
+        if a.ok() != b.ok() {
+            out.push(("R36", format!("{} leads to a position that depends on the history", kind_name(m))));
+        }
     }
 }

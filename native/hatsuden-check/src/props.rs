@@ -1,5 +1,5 @@
 //! The properties checked on every reachable state and every transition: the invariants of
-//! RULES.md, as the Python checker (`modelcheck/_properties.py`, `_variant_properties.py`,
+//! RULES.md, as the Python checker (`modelcheck/_properties.py` with the variants' checks,
 //! `_positions.py`) states them, written against the public API of the rules crate and derived
 //! independently of its logic (a card count from the zones, a score from the stacks, ...).
 //!
@@ -411,7 +411,7 @@ impl Props {
         oracle(self, s).2
     }
 
-    /// R40, R41: the variants' own invariants (`_variant_properties.py`).
+    /// R40, R41: the variants' own invariants (`_properties.py`).
     fn variant_problems(&self, s: &State, moves: &[Move], out: &mut Vec<Problem>) {
         let r = &self.rules;
         let mut owed: Vec<Move> = Vec::new();

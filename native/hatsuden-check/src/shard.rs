@@ -29,7 +29,7 @@ use std::path::Path;
 use hatsuden::packed::Packer;
 use hatsuden::{new_game, Decision, Move, Phase, Rules, State};
 
-use crate::props::{decision_name, kind_name, phase_name, Problem, Props, KIND_NAMES};
+use crate::props::{decision_name, phase_name, Problem, Props, KIND_NAMES};
 use crate::search::{fingerprint, CheckResult, Violation, DETERMINISM_EVERY, FINGERPRINT_BITS, SOUNDNESS_EVERY};
 
 /// The number of counters of a shard (phases 6, end reasons 3, decisions 4, move kinds 17,
@@ -218,21 +218,7 @@ impl Shard {
     /// Soundness of a position (R36): its shortest path replayed with full states.
     fn soundness(&self, ranks: &[usize], s: &State, moves: &[Move], out: &mut Vec<Problem>) {
         let (_, stored, full) = replay(&self.rules, self.positions, ranks);
-        if stored != *s || full.position() != *s {
-            out.push(("R36", "replaying the shortest path does not lead to the position".into()));
-            return;
-        }
-        if full.legal_moves_vec() != moves {
-            out.push(("R36", "the legal moves depend on the turn logs or known cards".into()));
-            return;
-        }
-        for m in moves {
-            let a = full.apply(*m).map(|x| x.position());
-            let b = s.apply(*m).map(|x| x.position());
-            if a.ok() != b.ok() {
-                out.push(("R36", format!("{} leads to a position that depends on the history", kind_name(m))));
-            }
-        }
+        crate::expand::soundness_problems(&stored, &full, s, moves, out);
     }
 
     /// Take the batches sent to this shard: of each fingerprint not visited, the record of the

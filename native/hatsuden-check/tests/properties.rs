@@ -1,6 +1,6 @@
 //! The native checker proves every property the Python checker proves: the rules named in the
-//! Python checker's problems (`("R..", ...)` in `modelcheck/_properties.py`,
-//! `_variant_properties.py`, `_positions.py`, `_explore.py`) are exactly the rules of
+//! Python checker's problems (`("R..", ...)` in `modelcheck/_properties.py` (with the variant
+//! checks), `_positions.py`, `_explore.py`) are exactly the rules of
 //! `PROPERTIES`, and the required events are the same list.
 
 use hatsuden_check::props::{required_events, sub_multisets, PROPERTIES};
@@ -10,7 +10,7 @@ use std::path::Path;
 fn python_rules() -> BTreeSet<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/hatsuden_rules/modelcheck");
     let mut rules = BTreeSet::new();
-    for file in ["_properties.py", "_variant_properties.py", "_positions.py", "_explore.py"] {
+    for file in ["_properties.py", "_positions.py", "_explore.py"] {
         let path = dir.join(file);
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("the Python checker's {}: {e}", path.display()));
