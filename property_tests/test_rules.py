@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hatsuden_rules import STANDARD, InvalidRulesError, Rules, Tech, Tiebreak, new_game
@@ -36,6 +36,8 @@ def r31_violations(
         bad |= {"energies", "max_value", "copies", "hand_size"}
     if max_value > city_demand + 1:
         bad |= {"max_value", "city_demand"}
+    if max_value > 11:  # no card has a higher value (R2; RULES_VERSION 4)
+        bad.add("max_value")
     if stall is not None and stall < 1:
         bad.add("stall_limit")
     return bad
@@ -53,6 +55,8 @@ small_ints = st.integers(-2, 12)
     city_demand=small_ints,
     stall=st.none() | st.integers(-2, 30),
 )
+# Found by the ci profile when R31 gained max_value <= 11: a rule set version 3 accepted.
+@example(energies=1, max_value=12, copies=1, hand_size=1, city_demand=11, stall=None)
 def test_r31_rules_validate_exactly_the_listed_conditions(
     energies: int, max_value: int, copies: int, hand_size: int, city_demand: int, stall: int | None
 ) -> None:

@@ -192,9 +192,15 @@ def test_ctrl_c_stops_the_run_at_once_and_the_checkpoint_resumes(tmp_path: Path)
     where = str(tmp_path / "run")
     command = [sys.executable, "-m", "hatsuden_rules.modelcheck", "--config", "medium"]
     command += ["--core", "native", "--checkpoint", where]
-    with subprocess.Popen(
-        command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    ) as run:
+    # A pytest-xdist worker ignores SIGINT, and a child started with SIGINT ignored never gets
+    # Python's KeyboardInterrupt handler. A handler (unlike an ignored signal) is reset to the
+    # default at exec, so the child starts as from a shell.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        run = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with run:
         assert run.stderr is not None
         first = run.stderr.readline()  # the first layer done: the search is under way
         run.send_signal(signal.SIGINT)
