@@ -18,6 +18,7 @@ pub mod report;
 pub mod search;
 pub mod shard;
 mod store;
+pub mod symmetry;
 mod table;
 mod termination;
 pub mod value;
