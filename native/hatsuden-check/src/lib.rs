@@ -23,4 +23,4 @@ mod table;
 mod termination;
 pub mod value;
 
-pub use search::{check, CheckResult, Options, Violation};
+pub use search::{check, CheckResult, Options, Unreduced, Violation};

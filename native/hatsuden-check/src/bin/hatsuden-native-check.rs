@@ -1,7 +1,9 @@
 //! `hatsuden-native-check --config NAME [--positions|--states] [--workers N] [--checkpoint DIR
-//! [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json] [--golden FILE]`: the
-//! native model checker, printing the figures and verdict of `python -m hatsuden_rules.modelcheck`
-//! (`--golden`: and comparing them with the file's entry).
+//! [--resume]] [--max-memory SIZE] [--max-states N] [--symmetry] [--progress] [--json] [--golden
+//! FILE]`: the native model checker, printing the figures and verdict of `python -m
+//! hatsuden_rules.modelcheck` (`--golden`: and comparing them with the file's entry; with
+//! `--symmetry`, one state or position per orbit of the row swaps is stored, and the unreduced
+//! figures, weighted by orbit sizes, are the ones compared).
 //!
 //! Exit codes as `hatsuden-check`: 0 OK, 1 VIOLATION, 2 TRUNCATED (or a usage error), 3
 //! UNCOVERED.
@@ -16,7 +18,7 @@ fn usage(msg: &str) -> ExitCode {
     let names: Vec<&str> = CONFIGS.iter().map(|c| c.0).collect();
     eprintln!("hatsuden-native-check: {msg}");
     eprintln!(
-        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json] [--golden FILE] [--value]\nconfigs: {}",
+        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--symmetry] [--progress] [--json] [--golden FILE] [--value]\nconfigs: {}",
         names.join(", ")
     );
     ExitCode::from(2)
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
                 None => return usage("--max-violations needs a number"),
             },
             "--require-coverage" => opts.require_coverage = Some(true),
+            "--symmetry" => opts.symmetry = true,
             "--progress" => opts.progress = true,
             "--json" => json = true,
             "--value" => solve = true,
