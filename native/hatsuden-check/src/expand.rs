@@ -172,14 +172,16 @@ impl Engine {
 
     /// The moves of `ranks` from the start, the stored state they reach and the full state.
     fn replay(&self, ranks: &[usize]) -> (Vec<Move>, State, State) {
-        self.replay_from(ranks, false)
+        let (moves, stored, full, _) = self.replay_from(ranks, false);
+        (moves, stored, full)
     }
 
     /// The real moves of the stored path `ranks` (move ranks in the stored states), the stored
     /// state it reaches and the full state the real moves reach, seen through the same row
-    /// swaps as the stored one (so that its position is the stored one, R36). `lenient`: stop
-    /// at a rank out of range or a refused move instead of panicking.
-    fn replay_from(&self, ranks: &[usize], lenient: bool) -> (Vec<Move>, State, State) {
+    /// swaps as the stored one (so that its position is the stored one, R36), and those swaps
+    /// (bit p: player p's rows). `lenient`: stop at a rank out of range or a refused move
+    /// instead of panicking.
+    pub(crate) fn replay_from(&self, ranks: &[usize], lenient: bool) -> (Vec<Move>, State, State, u8) {
         let mut stored = self.root;
         let mut full = new_game(&self.rules, None).expect("rules");
         // The row swaps that turn the real state into the stored one.
@@ -208,7 +210,7 @@ impl Engine {
                 }
             }
         }
-        (moves, stored, apply_mask(&full, mask))
+        (moves, stored, apply_mask(&full, mask), mask)
     }
 
     /// Check and expand the states of one chunk (pass 1).
@@ -403,7 +405,8 @@ pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) {
 impl Engine {
     /// Like `replay`, stopping at a rank that is out of range (a refused move is still named).
     pub(crate) fn replay_lenient(&self, ranks: &[usize]) -> (Vec<Move>, State, State) {
-        self.replay_from(ranks, true)
+        let (moves, stored, full, _) = self.replay_from(ranks, true);
+        (moves, stored, full)
     }
 }
 
