@@ -202,6 +202,10 @@ def test_a_planted_fault_gives_shortest_counterexamples_that_replay(
     assert shortest(reduced).keys() == shortest(full).keys()
     assert reduced["states"] < full["states"]
     plant(monkeypatch, fault)
+    firsts: dict[str, int] = {}
     for v in reduced["violations"]:
+        firsts[v["rule"]] = firsts.get(v["rule"], 0) + 1
+        if firsts[v["rule"]] > 5:  # the first five of each rule are enough, and fast
+            continue
         moves = [parse_move(text, rules) for text in v["path"]]
         assert v["rule"] in {r for r, _ in replay_problems(rules, moves)}, v

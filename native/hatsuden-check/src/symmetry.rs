@@ -77,15 +77,38 @@ pub fn canonical_mask(packer: &Packer, state: &State, out: &mut [u64]) -> (u8, u
         return (1, 0);
     }
     let w = packer.words();
-    assert!(w <= MAX_WORDS, "a packed state of {w} words (at most {MAX_WORDS})");
-    let mut scratch = [0u64; MAX_WORDS];
-    let buf = &mut scratch[..w];
+    // The scratch words on the stack, as few as the packer needs (zeroing them is not free).
+    if w <= SMALL_WORDS {
+        let mut scratch = [0u64; SMALL_WORDS];
+        smallest_image(packer, state, movable, out, &mut scratch[..w])
+    } else {
+        assert!(w <= MAX_WORDS, "a packed state of {w} words (at most {MAX_WORDS})");
+        let mut scratch = [0u64; MAX_WORDS];
+        smallest_image(packer, state, movable, out, &mut scratch[..w])
+    }
+}
+
+/// Scratch words for positions and small full states (a position of `huge` takes 4).
+const SMALL_WORDS: usize = 16;
+
+/// The images under the `movable` swaps packed into `buf` one after the other (one copy of the
+/// state, swapped in place: p0, then p1, then p0 back, which visits masks 1, 3, 2), the smallest
+/// kept in `out` (which holds the state's own packed form). Returns (orbit size, mask).
+#[inline]
+fn smallest_image(packer: &Packer, state: &State, movable: u8, out: &mut [u64], buf: &mut [u64]) -> (u8, u8) {
+    let logs = packer.full();
+    let mut s = *state;
+    let mut mask = 0u8;
     let mut best = 0u8;
-    for mask in 1..4u8 {
-        if mask & !movable != 0 {
-            continue;
-        }
-        packer.pack(&apply_mask(state, mask), buf);
+    let steps: &[usize] = match movable {
+        1 => &[0],
+        2 => &[1],
+        _ => &[0, 1, 0],
+    };
+    for &p in steps {
+        s.swap_rows_in(p, logs);
+        mask ^= 1 << p;
+        packer.pack(&s, buf);
         if *buf < *out {
             out.copy_from_slice(buf);
             best = mask;

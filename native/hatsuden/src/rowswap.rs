@@ -47,12 +47,10 @@ impl Move {
     }
 }
 
-fn swap_log(log: &Log) -> Log {
-    let mut out = *log;
-    for m in out.moves[..out.len as usize].iter_mut() {
+fn swap_log(log: &mut Log) {
+    for m in log.moves[..log.len as usize].iter_mut() {
         *m = m.swap_rows();
     }
-    out
 }
 
 fn log_fixed(log: &Log) -> bool {
@@ -71,6 +69,12 @@ impl State {
 
     /// [`State::swap_rows`] in place.
     pub fn swap_rows_mut(&mut self, player: usize) {
+        self.swap_rows_in(player, true);
+    }
+
+    /// [`State::swap_rows_mut`], the turn logs left as they are unless `logs`: what a search by
+    /// position (R36), which drops them, needs, for less work.
+    pub fn swap_rows_in(&mut self, player: usize, logs: bool) {
         let e = self.t.e;
         let p = player & 1;
         let board = &mut self.boards[p];
@@ -84,9 +88,11 @@ impl State {
             if self.played != NONE {
                 self.played = ((self.played as usize + e) % (2 * e)) as u8;
             }
-            self.this_turn = swap_log(&self.this_turn);
-        } else {
-            self.last_turn = swap_log(&self.last_turn);
+            if logs {
+                swap_log(&mut self.this_turn);
+            }
+        } else if logs {
+            swap_log(&mut self.last_turn);
         }
     }
 
