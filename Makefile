@@ -146,8 +146,9 @@ native-check: $(STAMP) native ## cargo fmt, clippy and test; then the pure and n
 	cd $(NATIVE_TMP) && PATH="$$PWD/venv/bin:$$PATH" hatsuden-conformance --adapter hatsuden-native-adapter
 	rm -rf $(NATIVE_TMP)
 
-verify-native-check: $(STAMP) native ## Both model checkers (--core python and native) on medium and medium-place-at-once: the same figures, events and verdicts (minutes each in Python).
+verify-native-check: $(STAMP) native ## Both model checkers (--core python and native) on medium and medium-place-at-once: the same figures, events and verdicts (minutes each in Python); the native --symmetry on medium, large, choice and two variants gives the golden figures.
 	$(PY) -m tests.native.check_compare medium medium-place-at-once --workers 2
+	cd native && cargo test --release -p hatsuden-check --test symmetry -- --ignored
 
 verify-native-ray: $(STAMP) native ## The Ray backend (--core native --backend ray) on choice with 1, 2 and 4 workers on a local Ray: identical to one process; bytes sent and time per state.
 	$(PY) -m tests.native.verify_ray choice --workers 1 2 4
