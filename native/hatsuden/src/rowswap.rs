@@ -115,3 +115,55 @@ impl State {
         !logs || log_fixed(if own { &self.this_turn } else { &self.last_turn })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Card, Rules};
+    use crate::{cell_bit, new_game};
+
+    #[test]
+    fn a_move_names_the_other_row_and_back() {
+        // R4 cells, R18-R19 the Accumulator's city, R21/R41 the flipped cells.
+        let card = Card { energy: 1, value: 2 };
+        let cell = Cell { row: 0, energy: 1 };
+        let other = Cell { row: 1, energy: 1 };
+        let cases = [
+            (Move::Construct { card, cell, secret: true }, Move::Construct { card, cell: other, secret: true }),
+            (Move::Improve { card, cell }, Move::Improve { card, cell: other }),
+            (Move::Downsize { card, cell }, Move::Downsize { card, cell: other }),
+            (Move::BuildPylon { card, cell }, Move::BuildPylon { card, cell: other }),
+            (Move::Flip { cell }, Move::Flip { cell: other }),
+            (
+                Move::FlipSet { cells: cell_bit(cell) | cell_bit(Cell { row: 1, energy: 4 }) },
+                Move::FlipSet { cells: cell_bit(other) | cell_bit(Cell { row: 0, energy: 4 }) },
+            ),
+            (Move::PlaceAccumulator { row: 1 }, Move::PlaceAccumulator { row: 0 }),
+            (Move::Discard { card }, Move::Discard { card }),
+            (Move::PlaceSmart { energy: 2 }, Move::PlaceSmart { energy: 2 }),
+            (Move::Pass, Move::Pass),
+        ];
+        for (m, swapped) in cases {
+            assert_eq!(m.swap_rows(), swapped);
+            assert_eq!(swapped.swap_rows(), m);
+            assert_eq!(m.map_rows(0, 0b10), m);
+            assert_eq!(m.map_rows(1, 0b10), swapped);
+        }
+    }
+
+    #[test]
+    fn the_start_is_fixed_and_a_played_cell_moves() {
+        let s = new_game(&Rules::STANDARD, None).unwrap();
+        for p in 0..2 {
+            assert!(s.swap_rows_fixed(p, true));
+            assert_eq!(s.swap_rows(p), s);
+        }
+        let mut t = s;
+        t.played = 2; // row 0, energy 2 of the mover (player 0)
+        t.accumulator = 1; // player 0, row 1
+        let u = t.swap_rows(0);
+        assert_eq!((u.played, u.accumulator), (2 + t.t.e as u8, 0));
+        assert!(!t.swap_rows_fixed(0, false) && t.swap_rows_fixed(1, true));
+        assert_eq!(t.swap_rows(1), t);
+    }
+}
