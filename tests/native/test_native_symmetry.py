@@ -137,6 +137,23 @@ def test_the_cli_reports_orbits_and_the_unreduced_search() -> None:
     assert text.stdout.rstrip().endswith("result: OK")
 
 
+def test_golden_compares_the_unreduced_figures() -> None:
+    """With --symmetry, --golden compares the unreduced figures: the golden counts every state."""
+    golden = Path(__file__).resolve().parents[1] / "golden" / "modelcheck.json"
+    done = run_cli("--config", "small", "--symmetry", "--golden", str(golden))
+    assert done.returncode == 0, done.stderr
+    assert "matches the golden entry 'small'" in done.stderr
+    code = "import sys; from hatsuden_rules.cli._check import main; sys.exit(main())"
+    python = subprocess.run(
+        [sys.executable, "-c", code, "--config", "small", "--symmetry", "--golden", str(golden)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert python.returncode == 2  # the Python core counts orbits only
+    assert "--golden counts the full state space" in python.stderr
+
+
 def test_symmetry_on_ray_is_refused_in_one_line() -> None:
     done = run_cli("--config", "small", "--symmetry", "--backend", "ray")
     assert done.returncode == 2

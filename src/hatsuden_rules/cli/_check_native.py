@@ -13,7 +13,8 @@ session of ``--workers`` CPUs or on the cluster at ``ADDR``.
 ``--symmetry`` means what it means on the Python core (one state per orbit of the row swaps,
 ``states`` counts orbits, counterexamples are real move sequences) and also works by position;
 the native core adds the exact figures of the unreduced search, weighted by orbit sizes (the
-``unreduced`` lines of the summary, the ``orbits`` and ``unreduced`` keys of ``--json``).
+``unreduced`` lines of the summary, the ``orbits`` and ``unreduced`` keys of ``--json``), which
+``--golden`` compares.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import json
 import os
 import sys
 from typing import Any
+
+import attrs
 
 from hatsuden_rules import HatsudenError, InvalidRulesError, Rules
 from hatsuden_rules.cli._check import PROG, rules_from_args
@@ -34,7 +37,7 @@ from hatsuden_rules.modelcheck._native import (
     result_from_json,
 )
 from hatsuden_rules.modelcheck._report import format_summary, result_dict, rules_json, rules_line
-from hatsuden_rules.modelcheck._result import EXIT_CODES
+from hatsuden_rules.modelcheck._result import EXIT_CODES, CheckResult
 
 __all__ = ["PYTHON_ONLY", "run_native"]
 
@@ -151,8 +154,26 @@ def run_native(args: argparse.Namespace) -> int:
     if args.golden is not None and code == 0:
         from hatsuden_rules.cli._check import _compare_golden
 
-        return _compare_golden(result, args.golden, args.config)
+        return _compare_golden(_unreduced(result, document), args.golden, args.config)
     return code
+
+
+def _unreduced(result: CheckResult, document: dict[str, Any]) -> CheckResult:
+    """`result` with the unreduced figures of a run with symmetry, else `result` itself.
+
+    A golden entry counts every state or position, not the orbits.
+    """
+    unreduced = document.get("unreduced")
+    if not document.get("symmetry") or not unreduced:
+        return result
+    return attrs.evolve(
+        result,
+        states=unreduced["states"],
+        transitions=unreduced["transitions"],
+        terminal_states=unreduced["terminal_states"],
+        terminal_by_reason={k.upper(): n for k, n in unreduced["terminal_by_reason"].items()},
+        chance_nodes=unreduced["chance_nodes"],
+    )
 
 
 def _with_symmetry(summary: str, document: dict[str, Any]) -> str:
