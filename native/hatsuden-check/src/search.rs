@@ -65,6 +65,10 @@ pub struct Options {
     /// Store one state (or position) per orbit of the row swaps ([`crate::symmetry`]): `states`
     /// then counts orbits, and [`CheckResult::unreduced`] gives the figures of the full search.
     pub symmetry: bool,
+    /// Bytes of a layer's packed successors that pass 1 may keep for pass 2 to copy (default:
+    /// an eighth of `max_memory`, else 1 GiB); beyond them pass 2 rebuilds each new state from
+    /// its parent. `Some(0)` always rebuilds.
+    pub successor_budget: Option<u64>,
 }
 
 impl Default for Options {
@@ -80,6 +84,7 @@ impl Default for Options {
             progress: false,
             require_coverage: None,
             symmetry: false,
+            successor_budget: None,
         }
     }
 }
@@ -337,7 +342,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let mut candidates: Vec<Record> = Vec::new();
         // The layer's packed successors in transition order and where each state's begin, kept
         // while they fit in a budget (an eighth of --max-memory, else 1 GiB).
-        let budget = opts.max_memory.map_or(1 << 30, |m| m / 8) / 8;
+        let budget = opts.successor_budget.unwrap_or_else(|| opts.max_memory.map_or(1 << 30, |m| m / 8)) / 8;
         let mut keep = w as u64 * size * 2 <= budget;
         let mut succ: Vec<u64> = Vec::new();
         let mut first_edge: Vec<u64> = vec![0];

@@ -84,6 +84,25 @@ fn two_columns_with_the_accumulator_gives_the_unreduced_figures() {
 }
 
 #[test]
+fn pass_two_rebuilds_the_canonical_images_from_their_parents() {
+    // Without the kept successors, pass 2 applies each new state's move to its (canonical)
+    // parent and packs the canonical image again: the same states, the same figures.
+    for positions in [false, true] {
+        let rules = two_columns();
+        let kept = check(&rules, &Options { positions, symmetry: true, ..Options::default() }).unwrap();
+        let rebuilt =
+            check(&rules, &Options { positions, symmetry: true, successor_budget: Some(0), ..Options::default() })
+                .unwrap();
+        assert_eq!(
+            (rebuilt.result.as_str(), rebuilt.states, rebuilt.transitions, rebuilt.longest_game),
+            (kept.result.as_str(), kept.states, kept.transitions, kept.longest_game)
+        );
+        assert_eq!(rebuilt.unreduced, kept.unreduced);
+        assert_eq!(rebuilt.layer_sizes, kept.layer_sizes);
+    }
+}
+
+#[test]
 fn the_json_report_names_the_orbits_and_the_unreduced_figures() {
     let (full, reduced) = both(&config("small").unwrap(), false, 1);
     let doc = parse(&result_json(&reduced)).expect("JSON");
