@@ -10,6 +10,7 @@ import pytest
 from hatsuden_rules import (
     STANDARD,
     GameState,
+    Pass,
     Phase,
     Rules,
     apply,
@@ -53,6 +54,27 @@ def test_an_updater_keeps_every_other_field_as_the_same_object() -> None:
     for name, old, new in zip(NAMES, fields(state), fields(after), strict=True):
         if name not in {"phase", "stall", "played"}:
             assert new is old, name
+
+
+def test_an_updater_sets_its_fixed_fields_to_the_very_constant() -> None:
+    """`fixed` (as `cleared`) keeps a constant out of every call; R9: the phase of the result."""
+    state = apply(new_game(seed=3), legal_moves(new_game(seed=3))[0])
+    log = (Pass(),)
+    update = updater("stall", cleared=("played",), fixed={"phase": Phase.DRAW, "this_turn": log})
+    after = update(state, stall=2)
+    expected = attrs.evolve(state, phase=Phase.DRAW, stall=2, played=None, this_turn=log)
+    assert after == expected
+    assert hash(after) == hash(expected)
+    assert after.this_turn is log
+    for name, old, new in zip(NAMES, fields(state), fields(after), strict=True):
+        if name not in {"phase", "stall", "played", "this_turn"}:
+            assert new is old, name
+    with pytest.raises(TypeError):
+        update(state, stall=2, phase=Phase.ACTION)
+    with pytest.raises(TypeError):
+        updater("phase", fixed={"phase": Phase.DRAW})
+    with pytest.raises(TypeError):
+        updater("stall", fixed={"no_such_field": 1})
 
 
 def test_an_updater_takes_its_fields_by_keyword_only() -> None:

@@ -7,6 +7,7 @@ rejection names the rule that forbids the move. Every new state comes from an up
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -113,6 +114,14 @@ _after_play: Final = updater(
     "this_turn",
     cleared=("discarded", "chance", "end_reason"),
 )
+_after_plain_play: Final = updater(  # the tech hands and what the opponent knows unchanged
+    "phase",
+    "hands",
+    "boards",
+    "played",
+    "this_turn",
+    cleared=("discarded", "chance", "end_reason"),
+)
 _next_phase: Final = updater(
     "phase",
     "chance",
@@ -120,7 +129,6 @@ _next_phase: Final = updater(
     cleared=("end_reason",),
 )
 _next_turn: Final = updater(
-    "phase",
     "current_player",
     "hands",
     "deck",
@@ -128,9 +136,19 @@ _next_turn: Final = updater(
     "stall",
     "rng",
     "known",
-    "this_turn",
     "last_turn",
     cleared=("played", "discarded", "chance", "end_reason"),
+    fixed={"phase": _ACTION, "this_turn": ()},
+)
+_next_turn_drawn: Final = updater(  # the discards and what the opponent knows unchanged
+    "current_player",
+    "hands",
+    "deck",
+    "stall",
+    "rng",
+    "last_turn",
+    cleared=("played", "discarded", "chance", "end_reason"),
+    fixed={"phase": _ACTION, "this_turn": ()},
 )
 _next_turn_ending: Final = updater(  # the end is triggered now, or the game is over (R24, R25)
     "phase",
@@ -143,9 +161,9 @@ _next_turn_ending: Final = updater(  # the end is triggered now, or the game is 
     "end_reason",
     "rng",
     "known",
-    "this_turn",
     "last_turn",
     cleared=("played", "discarded", "chance"),
+    fixed={"this_turn": ()},
 )
 _after_tech_draw: Final = updater(
     "phase",
@@ -164,13 +182,13 @@ _after_placement: Final = updater(
     cleared=("chance", "end_reason"),
 )
 _after_discard: Final = updater(
-    "phase",
     "hands",
     "discards",
     "discarded",
     "known",
     "this_turn",
     cleared=("played", "chance", "end_reason"),
+    fixed={"phase": _DRAW},  # R15
 )
 _after_flip: Final = updater(
     "phase",
@@ -332,6 +350,15 @@ def _placed(
     if known[player]:  # R36: what the opponent still knows of this hand
         mine = blur(known[player]) if hidden else forget(known[player], raw[-1])
         known = (mine, known[1]) if player == 0 else (known[0], mine)
+    elif tech_hands is state._tech_hands:  # the common case: fewer arguments
+        return _after_plain_play(
+            state,
+            phase=next_phase,
+            hands=(hand, state._hands[1]) if player == 0 else (state._hands[0], hand),
+            boards=(board, boards[1]) if player == 0 else (boards[0], board),
+            played=cell,
+            this_turn=(*state._this_turn, move),
+        )
     return _after_play(
         state,
         phase=next_phase,
@@ -383,9 +410,18 @@ def _end_turn(
     if hand is not hands[player]:  # else the same object: a checker sees it unchanged by `is`
         hands = (hand, hands[1]) if player == 0 else (hands[0], hand)
     if reason is None and trigger is state._end_trigger:  # the common case: fewer arguments
+        if discards is state._discards and known is state._known:  # a card from the deck
+            return _next_turn_drawn(
+                state,
+                current_player=1 - player,
+                hands=hands,
+                deck=deck,
+                stall=stall,
+                rng=rng,
+                last_turn=turn,
+            )
         return _next_turn(
             state,
-            phase=_ACTION,
             current_player=1 - player,
             hands=hands,
             deck=deck,
@@ -393,7 +429,6 @@ def _end_turn(
             stall=stall,
             rng=rng,
             known=known,
-            this_turn=(),
             last_turn=turn,
         )
     return _next_turn_ending(
@@ -408,7 +443,6 @@ def _end_turn(
         end_reason=reason,
         rng=rng,
         known=known,
-        this_turn=(),
         last_turn=turn,
     )
 
@@ -560,7 +594,6 @@ def _discard(state: GameState, move: Discard) -> GameState:
     player = state.current_player
     return _after_discard(
         state,
-        phase=_DRAW,
         hands=pair(state._hands, player, hand),
         discards=insert(state._discards, i),
         discarded=i,
@@ -727,7 +760,9 @@ def _draw_from_deck(state: GameState, move: DrawFromDeck) -> GameState:
     rng, value = splitmix64(rng)  # R8, R33: the sorted deck lists outcomes by cumulative weight
     r = value % len(deck)
     card = deck[r]
-    hand = insert(state._hands[state.current_player], card)
+    hand = state._hands[state.current_player]
+    k = bisect_right(hand, card)  # insert, inlined: the commonest end of a turn
+    hand = (*hand[:k], card, *hand[k:])
     turn = (*state._this_turn, move, state.rules._tables.deal[card])
     rest = deck[:r] + deck[r + 1 :]
     return _end_turn(state, hand, rest, state._discards, rng, turn, state._known)

@@ -206,7 +206,7 @@ def _action_moves(state: GameState) -> tuple[Move, ...]:
         out.append(discard[i])
     if not hand:
         out.append(t.pass_)  # R16
-    return _free_placements(state, out)
+    return _free_placements(state, out) if techs else tuple(out)  # no call when none is held
 
 
 def _tech_moves(state: GameState) -> tuple[Move, ...]:
@@ -283,4 +283,4 @@ def _draw_moves(state: GameState) -> tuple[Move, ...]:
             out.append(take[i])
     if not out:
         out.append(t.end_turn)
-    return _free_placements(state, out)
+    return _free_placements(state, out) if state._tech_hands[state.current_player] else tuple(out)

@@ -7,7 +7,7 @@ docs/architecture.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final, Protocol, TypeAlias, TypeVar, cast
 
 import attrs
@@ -353,14 +353,17 @@ class Update(Protocol):
     ) -> GameState: ...
 
 
-def updater(*fields: str, cleared: tuple[str, ...] = ()) -> Update:
+def updater(
+    *fields: str, cleared: tuple[str, ...] = (), fixed: Mapping[str, object] | None = None
+) -> Update:
     """The one way to derive a state: ``update(state, field=value, ...)`` for these `fields`.
 
     The result is `state` with the given `fields` (named as `GameState`'s parameters, by
-    keyword only, all of them required) replaced and the `cleared` ones set to None, built
-    without attrs' ``__init__`` (see `trusted.trusted_updater`, generated once per set of
-    fields, at import; each keyword argument costs a scan of the parameter names, so `cleared`
-    keeps the calls short: docs/architecture.md, "Speed notes").
+    keyword only, all of them required) replaced, the `cleared` ones set to None and the `fixed`
+    ones to their constant value, built without attrs' ``__init__`` (see
+    `trusted.trusted_updater`, generated once per set of fields, at import; each keyword
+    argument costs a scan of the parameter names, so `cleared` and `fixed` keep the calls short:
+    docs/architecture.md, "Speed notes").
 
     The identity contract, which the model checker relies on for its speed
     (`Properties.zones` and the R9 check compare fields with ``is`` before they compare them by
@@ -377,7 +380,7 @@ def updater(*fields: str, cleared: tuple[str, ...] = ()) -> Update:
         >>> after.stall_count, after.deck == state.deck, after._deck is state._deck
         (1, True, True)
     """
-    return cast(Update, trusted_updater(GameState, fields, cleared))
+    return cast(Update, trusted_updater(GameState, fields, cleared, fixed))
 
 
 def _player(player: int) -> int:

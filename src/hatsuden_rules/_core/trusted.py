@@ -7,7 +7,7 @@ constructor from groups of fields (`trusted_assembler`). How and why: docs/archi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, TypeVar
 
 import attrs
@@ -77,19 +77,24 @@ def trusted_constructor(cls: type[_T], *, retag: bool = True) -> Callable[..., _
 
 
 def trusted_updater(
-    cls: type[_T], fields: tuple[str, ...], cleared: tuple[str, ...] = ()
+    cls: type[_T],
+    fields: tuple[str, ...],
+    cleared: tuple[str, ...] = (),
+    fixed: Mapping[str, object] | None = None,
 ) -> Callable[..., _T]:
     """A function ``update(old, /, *, <fields>)``: `old` with new values of `fields`, the rest kept.
 
     The fields are named by their ``__init__`` parameters (attrs' aliases) and passed by keyword
     only; every other field of the result is the very object `old` holds (the same identity),
-    read from its slot; the fields in `cleared` are set to None. Built like
+    read from its slot; the fields in `cleared` are set to None and those in `fixed` to its value
+    (the very object, in every result). Built like
     `trusted_constructor` (the builder subclass, or the member descriptors where Python refuses
     the class change).
 
     Raises:
         TypeError: `cls` is not a class `trusted_constructor` accepts, or a name in `fields` is
-            not one of its ``__init__`` parameters, or is repeated.
+            not one of its ``__init__`` parameters, or is repeated (in `fields`, `cleared` and
+            `fixed` together).
 
     Examples:
         >>> @attrs.frozen(slots=True, cache_hash=True)
@@ -101,16 +106,29 @@ def trusted_updater(
         >>> q = move_y(p, y=5)
         >>> q, q.x is p.x, hash(q) == hash(Point((1,), 5))
         (Point(x=(1,), y=5), True, True)
+        >>> trusted_updater(Point, (), fixed={"y": 7})(p)
+        Point(x=(1,), y=7)
     """
     _, aliases, stores, namespace = _plan(cls)
-    named = (*fields, *cleared)
+    constants = dict(fixed or {})
+    named = (*fields, *cleared, *constants)
     if len(set(named)) != len(named) or not set(named) <= set(aliases):
         raise TypeError(f"{cls.__name__}: not distinct __init__ parameters: {named}")
     given = set(fields)
     builder = _builder(cls)
     namespace.update(_new=object.__new__, _cls=cls, _builder=builder)
+    for k, alias in enumerate(constants):
+        namespace[f"_fixed_{k}"] = constants[alias]
+    fixed_names = {alias: f"_fixed_{k}" for k, alias in enumerate(constants)}
     kept = [
-        (slot, alias if alias in given else "None" if alias in cleared else f"old.{slot}")
+        (
+            slot,
+            alias
+            if alias in given
+            else "None"
+            if alias in cleared
+            else fixed_names.get(alias, f"old.{slot}"),
+        )
         for (slot, alias) in stores[: len(aliases)]
     ] + stores[len(aliases) :]
     if builder is not None:
