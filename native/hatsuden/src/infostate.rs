@@ -268,9 +268,6 @@ pub struct FeaturePlan {
     pub norms: Vec<Norm>,
     /// Features in all.
     pub size: usize,
-    /// The factors of the entries after the observation when every one of them is scaled
-    /// (the recall counts with the stall rule, R25): one multiplication each.
-    tail_scale: Option<Vec<f32>>,
     /// The norms compiled into runs over the raw tensor (what `write` executes).
     ops: Vec<Op>,
     /// Per raw entry, its factor (0 where the entry is not scaled).
@@ -370,9 +367,6 @@ impl FeaturePlan {
             }
         }
         let size = norms.iter().map(|n| if let Norm::OneHot { len, .. } = n { *len } else { 1 }).sum();
-        let observation: usize = crate::observe::observation_tensor_layout(t).iter().map(|x| x.1).sum();
-        let tail_scale =
-            norms[observation..].iter().map(|n| if let Norm::Scale(mul) = n { Some(*mul) } else { None }).collect();
         let mut ops: Vec<Op> = Vec::new();
         let mut muls = vec![0.0f32; norms.len()];
         let mut dst = 0;
@@ -396,7 +390,7 @@ impl FeaturePlan {
                 }
             }
         }
-        FeaturePlan { norms, size, tail_scale, ops, muls }
+        FeaturePlan { norms, size, ops, muls }
     }
 
     /// Write the features of `raw` (one entry per norm, as float32: the raw ints converted)
@@ -508,9 +502,10 @@ pub struct Episode {
     pub rng: SplitMix64,
     /// Per player, how many times they saw each seen id (empty without recall).
     pub counts: [Vec<u32>; 2],
-    /// [`Episode::counts`] as float32 (each `n as f32`, kept with them): the tail of a
-    /// feature row is then a copy or one multiplication per entry.
-    seen: [Vec<f32>; 2],
+    /// Per player, the seen ids whose count is not 0, in the order first seen: a feature row's
+    /// tail is zeros but for these (a zero count is 0 raw and normalised), so writing it reads
+    /// only them.
+    seen: [Vec<u32>; 2],
 }
 
 impl Episode {
@@ -522,7 +517,7 @@ impl Episode {
             state: State::empty(learning.t),
             rng: SplitMix64::new(0),
             counts: [vec![0; size], vec![0; size]],
-            seen: [vec![0.0; size], vec![0.0; size]],
+            seen: [Vec::with_capacity(if recall { 256 } else { 0 }), Vec::with_capacity(if recall { 256 } else { 0 })],
         }
     }
 
@@ -535,20 +530,23 @@ impl Episode {
     pub fn reset(&mut self, learning: &Learning, seed: u64) {
         self.state = State::empty(learning.t);
         self.rng = SplitMix64::new(seed);
-        for c in &mut self.counts {
-            c.fill(0);
-        }
-        for c in &mut self.seen {
-            c.fill(0.0);
+        for (counts, seen) in self.counts.iter_mut().zip(&mut self.seen) {
+            for &id in seen.iter() {
+                counts[id as usize] = 0;
+            }
+            seen.clear();
         }
         self.resolve(learning);
     }
 
     fn see(&mut self, actor: usize, (mine, theirs): (u32, u32)) {
         if self.recall() {
-            for (p, id) in [(actor, mine as usize), (1 - actor, theirs as usize)] {
-                self.counts[p][id] += 1;
-                self.seen[p][id] = self.counts[p][id] as f32;
+            for (p, id) in [(actor, mine), (1 - actor, theirs)] {
+                let n = &mut self.counts[p][id as usize];
+                if *n == 0 {
+                    self.seen[p].push(id);
+                }
+                *n += 1;
             }
         }
     }
@@ -670,28 +668,29 @@ impl Episode {
         scratch: &mut [f32],
     ) {
         let o = observe_without_logs(&self.state, player);
-        let seen = &self.seen[player & 1];
+        let (counts, seen) = (&self.counts[player & 1], &self.seen[player & 1]);
         let plan = &learning.information_state_plan;
-        if !normalize {
-            // The raw ints as float32, straight into the row; then the counts.
-            let n = write_observation_tensor(&o, out, |x| x as f32);
-            out[n..n + seen.len()].copy_from_slice(seen);
-            return;
-        }
-        let n = write_observation_tensor(&o, scratch, |x| x as f32);
-        let (head, tail) = out.split_at_mut(learning.observation_plan.size);
-        learning.observation_plan.write(&scratch[..n], head);
         // The recall counts follow the observation's features (their plan entries follow the
-        // observation's too).
-        match &plan.tail_scale {
-            Some(muls) => tail.iter_mut().zip(seen).zip(muls).for_each(|((o, &x), &mul)| *o = x * mul),
-            None => {
-                for ((o, &x), norm) in tail.iter_mut().zip(seen).zip(&plan.norms[n..]) {
-                    *o = match norm {
-                        Norm::Scale(mul) => x * mul,
-                        _ => x / (x + 1.0),
-                    };
-                }
+        // observation's too): zeros but for the seen ids.
+        if normalize {
+            let n = write_observation_tensor(&o, scratch, |x| x as f32);
+            let (head, tail) = out.split_at_mut(learning.observation_plan.size);
+            learning.observation_plan.write(&scratch[..n], head);
+            tail.fill(0.0);
+            for &id in seen {
+                let x = counts[id as usize] as f32;
+                tail[id as usize] = match plan.norms[n + id as usize] {
+                    Norm::Scale(mul) => x * mul,
+                    _ => x / (x + 1.0),
+                };
+            }
+        } else {
+            // The raw ints as float32, straight into the row.
+            let n = write_observation_tensor(&o, out, |x| x as f32);
+            let tail = &mut out[n..];
+            tail.fill(0.0);
+            for &id in seen {
+                tail[id as usize] = counts[id as usize] as f32;
             }
         }
     }
@@ -786,10 +785,17 @@ mod tests {
                 let mut e = Episode::new(&l, recall);
                 let (mut buf, mut ids) = (Vec::new(), Vec::new());
                 let mut scratch = vec![0.0; MAX_OBSERVATION_TENSOR];
-                e.reset(&l, 11);
-                for ply in 0..300 {
+                for ply in 0..600 {
+                    if ply % 300 == 0 {
+                        // A second game in the same episode counts as a fresh one: only the
+                        // deal's cards so far (R7).
+                        e.reset(&l, 11 + ply as u64);
+                        let mut fresh = Episode::new(&l, recall);
+                        fresh.reset(&l, 11 + ply as u64);
+                        assert_eq!(e.counts, fresh.counts);
+                    }
                     if e.state.is_over() {
-                        break;
+                        continue;
                     }
                     for p in 0..2 {
                         let raw = e.raw(p);
