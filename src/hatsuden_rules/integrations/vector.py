@@ -19,7 +19,9 @@ game, that environment starts its next game at once; the returned row of ``obs``
 and player) belong to the new game, ``terminations[i]`` and ``rewards[i]`` to the finished one,
 and ``info["final_obs"][i]`` holds the finished game's last observation from the view of the
 player who made the last move (``info["final_player"][i]``), with ``info["_final_obs"][i]``
-True. So every row of ``obs`` always has a player to act and at least one legal action.
+True (its other rows are zeros). So every row of ``obs`` always has a player to act and at
+least one legal action. ``obs`` and ``info["final_obs"]`` of one step are the two halves of one
+2 x N x F array (one large allocation per step: see docs/learning.md, Speed).
 
 **Seeds and chance.** ``reset(seed=S)`` seeds environment i with S + i: its first game is
 ``new_game(seed=S + i)`` and its later games take the next outputs of ``SplitMix64(S + i)``,
