@@ -84,6 +84,8 @@ def test_shapes_types_and_bounds(kind: str, normalize: bool) -> None:
         assert (rewards[~terminations] == 0).all()
         assert (info["_final_obs"] == terminations).all()
         final = info["final_obs"][terminations]
+        assert (info["final_obs"][~terminations] == 0).all()
+        assert not np.shares_memory(obs, info["final_obs"])  # two halves of one block
         assert (final >= envs.low).all()
         assert (final <= envs.high).all()
         ended += int(terminations.sum())

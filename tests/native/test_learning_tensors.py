@@ -139,6 +139,23 @@ def test_batch_refuses_bad_input_in_one_line() -> None:
     after = np.zeros((2, 422), dtype=bool)
     batch.legal(after.view(np.uint8), np.zeros(2, dtype=np.int64))
     assert np.array_equal(after, mask)  # R35: a refused batch moved no environment
+    seats, rows = np.zeros(2, dtype=np.int64), np.arange(2, dtype=np.int64)
+    size = batch.observation_size
+    for bad in (
+        np.zeros((2, size), dtype=np.float32)[:, ::1][::-1],  # not C-contiguous
+        np.zeros((2, size + 1), dtype=np.float32),  # wrong size
+        np.zeros((2, size), dtype=np.float32).copy(),  # made read-only below
+    ):
+        if bad.flags.c_contiguous and bad.shape == (2, size):
+            bad.flags.writeable = False
+        with pytest.raises(InvalidInputError, match="writable C-contiguous"):
+            batch.observations(seats, rows, bad)
+    out = np.full((2, size), 7.0, dtype=np.float32)
+    with pytest.raises(InvalidInputError, match="player"):
+        batch.observations(np.array([0, 2]), rows, out)
+    assert (out == 7.0).all()  # every seat is checked before a row is written
+    batch.observations(seats, rows, out)
+    assert (out != 7.0).any()
     episode = hatsuden_native.Episode(format_rules(STANDARD))
     episode.reset(0)
     with pytest.raises(InvalidInputError, match="action"):

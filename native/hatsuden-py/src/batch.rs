@@ -55,22 +55,44 @@ fn write<T: pyo3::buffer::Element + Copy>(py: Python<'_>, out: &PyBuffer<T>, dat
     out.copy_from_slice(py, data)
 }
 
-/// The `n` entries of the writable C-contiguous buffer `out` named `field`, to write in place
-/// (numpy's memory: no copy).
-fn cells_of<'a, T: pyo3::buffer::Element>(
+/// The `n` entries of the writable C-contiguous buffer `out` named `field`, as a slice to write
+/// in place: numpy's memory, no copy, plain stores the compiler can vectorise (the `Cell`s of
+/// [`cells_of`] cannot be).
+///
+/// The slice borrows `out` mutably, so it is the only view Rust has of that buffer while it
+/// lives; the caller reads every other buffer of the same call (which may be the same memory)
+/// into owned vectors before it takes the slice, and writes no other buffer until it is dead.
+#[allow(unsafe_code)]
+fn slice_of<'a, T: pyo3::buffer::Element>(
     py: Python<'a>,
-    out: &'a PyBuffer<T>,
+    out: &'a mut PyBuffer<T>,
     n: usize,
     field: &str,
-) -> PyResult<&'a [std::cell::Cell<T>]> {
-    match out.as_mut_slice(py) {
-        Some(cells) if cells.len() == n => Ok(cells),
-        _ => Err(input_error(
+) -> PyResult<&'a mut [T]> {
+    if out.readonly() || !out.is_c_contiguous() || out.item_count() != n {
+        return Err(input_error(
             py,
             field,
             &format!("must be a writable C-contiguous array of {n} entries, got {}", out.item_count()),
-        )),
+        ));
     }
+    if n == 0 {
+        return Ok(&mut []);
+    }
+    // SAFETY: `PyBuffer::get` checked that the buffer holds items of `T`'s size and format at
+    // an address aligned for `T`; above we checked that it is writable, C-contiguous (one run
+    // of memory) and holds exactly `n` items, so `buf_ptr()` points to `n` initialised,
+    // writable `T`s (any bit pattern is a valid `T` for the `Element` types: plain numbers).
+    // The memory lives as long as `out`: the exporter (numpy) keeps it and refuses to resize
+    // or free it until the `PyBuffer` is released, and the returned slice borrows `out`. No
+    // other reference exists while the slice lives: it borrows `out` mutably (so no second
+    // slice of this buffer), the caller holds no other view of the same memory (see above),
+    // and the caller holds the GIL for the slice's whole life, so no Python code runs
+    // meanwhile; only a C extension that released the GIL while working on the very same
+    // array in another thread could touch it, the data race numpy leaves to its users for any
+    // array (the library's `NativeBatch` allocates each output array just before the call and
+    // shares it with no thread).
+    Ok(unsafe { std::slice::from_raw_parts_mut(out.buf_ptr().cast::<T>(), n) })
 }
 
 /// Environment indices `which`, each below `n`.
@@ -96,8 +118,11 @@ pub struct VectorBatch {
     normalize: bool,
     moves: Vec<Move>,
     ids: Vec<u32>,
-    /// One row of features, reused from call to call (no allocation per step once warm).
-    features: Vec<f32>,
+    /// The raw observation tensor of one row, reused from call to call (no allocation per
+    /// step).
+    raw: Vec<f32>,
+    /// The states after the actions of a step, reused from call to call.
+    after: Vec<State>,
 }
 
 #[pymethods]
@@ -121,7 +146,8 @@ impl VectorBatch {
                 normalize,
                 moves: Vec::with_capacity(64),
                 ids: Vec::with_capacity(64),
-                features: Vec::new(),
+                raw: vec![0.0; hatsuden::MAX_OBSERVATION_TENSOR],
+                after: Vec::with_capacity(n),
             })
         })
     }
@@ -177,7 +203,7 @@ impl VectorBatch {
     fn legal(
         &mut self,
         py: Python<'_>,
-        mask: PyBuffer<u8>,
+        mut mask: PyBuffer<u8>,
         players: PyBuffer<i64>,
         which: Option<PyBuffer<i64>>,
     ) -> PyResult<()> {
@@ -187,16 +213,16 @@ impl VectorBatch {
                 Some(which) => indices(py, which, self.games.len())?,
                 None => (0..self.games.len()).collect(),
             };
-            let cells = cells_of(py, &mask, rows.len() * a, "mask")?;
+            let cells = slice_of(py, &mut mask, rows.len() * a, "mask")?;
             let mut p = vec![-1i64; rows.len()];
             for (r, &i) in rows.iter().enumerate() {
                 let game = &self.games[i];
                 game.legal_ids(&self.learning, &mut self.moves, &mut self.ids);
-                let row = &cells[r * a..(r + 1) * a];
-                row.iter().for_each(|c| c.set(0));
+                let row = &mut cells[r * a..(r + 1) * a];
+                row.fill(0);
                 for &id in &self.ids {
-                    if let Some(slot) = row.get(id as usize) {
-                        slot.set(1);
+                    if let Some(slot) = row.get_mut(id as usize) {
+                        *slot = 1;
                     }
                 }
                 if !game.state.is_over() {
@@ -214,33 +240,20 @@ impl VectorBatch {
         py: Python<'_>,
         players: PyBuffer<i64>,
         which: PyBuffer<i64>,
-        out: PyBuffer<f32>,
+        mut out: PyBuffer<f32>,
     ) -> PyResult<()> {
         guard(py, || {
             let n = self.games.len();
             let seats = read(py, &players, n, "players")?;
             let rows = indices(py, &which, n)?;
+            // Every seat is checked before anything is written.
+            let views = rows.iter().map(|&i| player_of(py, seats[i])).collect::<PyResult<Vec<usize>>>()?;
             let f = self.learning.feature_size(self.recall, self.normalize);
-            let cells = cells_of(py, &out, rows.len() * f, "out")?;
-            let mut row = std::mem::take(&mut self.features);
-            row.resize(f, 0.0);
-            let mut result = Ok(());
-            for (r, &i) in rows.iter().enumerate() {
-                match player_of(py, seats[i]) {
-                    Ok(seat) => {
-                        self.games[i].write_features(&self.learning, seat, self.normalize, &mut row);
-                        for (c, &x) in cells[r * f..(r + 1) * f].iter().zip(&row) {
-                            c.set(x);
-                        }
-                    }
-                    Err(e) => {
-                        result = Err(e);
-                        break;
-                    }
-                }
+            let out = slice_of(py, &mut out, rows.len() * f, "out")?;
+            for ((&i, &seat), row) in rows.iter().zip(&views).zip(out.chunks_exact_mut(f.max(1))) {
+                self.games[i].write_features_with(&self.learning, seat, self.normalize, row, &mut self.raw);
             }
-            self.features = row;
-            result
+            Ok(())
         })
     }
 
@@ -253,7 +266,8 @@ impl VectorBatch {
             let n = self.games.len();
             let acts = read(py, &actions, n, "actions")?;
             let rows = indices(py, &which, n)?;
-            let mut after: Vec<State> = Vec::with_capacity(rows.len());
+            let mut after = std::mem::take(&mut self.after);
+            after.clear();
             for &i in &rows {
                 match self.games[i].probe(&self.learning, acts[i]) {
                     Ok(s) => after.push(s),
@@ -272,9 +286,14 @@ impl VectorBatch {
                     }
                 }
             }
-            for (&i, s) in rows.iter().zip(after) {
-                self.games[i].commit(&self.learning, acts[i], s);
-            }
+            // Every action is legal: the transitions and chance, pure Rust, run without the GIL.
+            let (learning, games) = (&self.learning, &mut self.games);
+            py.detach(|| {
+                for (&i, s) in rows.iter().zip(&after) {
+                    games[i].commit(learning, acts[i], *s);
+                }
+            });
+            self.after = after;
             Ok(())
         })
     }

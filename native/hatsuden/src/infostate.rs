@@ -23,7 +23,9 @@ use std::collections::HashMap;
 
 use crate::error::{IllegalMove, InvalidInput};
 use crate::moves::Move;
-use crate::observe::{observation_tensor, observe, Observation};
+use crate::observe::{
+    observation_tensor, observe, observe_without_logs, write_observation_tensor, Observation, MAX_OBSERVATION_TENSOR,
+};
 use crate::rng::SplitMix64;
 use crate::rules::{Card, Cell, Overflow, Rules, Tables, ACCUMULATOR, DOWN, SECRET_BUILD, SMART};
 use crate::score::score;
@@ -266,9 +268,6 @@ pub struct FeaturePlan {
     pub norms: Vec<Norm>,
     /// Features in all.
     pub size: usize,
-    /// The factors of the entries after the observation when every one of them is scaled
-    /// (the recall counts with the stall rule, R25): one multiplication each.
-    tail_scale: Option<Vec<f32>>,
     /// The norms compiled into runs over the raw tensor (what `write` executes).
     ops: Vec<Op>,
     /// Per raw entry, its factor (0 where the entry is not scaled).
@@ -368,9 +367,6 @@ impl FeaturePlan {
             }
         }
         let size = norms.iter().map(|n| if let Norm::OneHot { len, .. } = n { *len } else { 1 }).sum();
-        let observation: usize = crate::observe::observation_tensor_layout(t).iter().map(|x| x.1).sum();
-        let tail_scale =
-            norms[observation..].iter().map(|n| if let Norm::Scale(mul) = n { Some(*mul) } else { None }).collect();
         let mut ops: Vec<Op> = Vec::new();
         let mut muls = vec![0.0f32; norms.len()];
         let mut dst = 0;
@@ -394,31 +390,32 @@ impl FeaturePlan {
                 }
             }
         }
-        FeaturePlan { norms, size, tail_scale, ops, muls }
+        FeaturePlan { norms, size, ops, muls }
     }
 
-    /// Write the features of `raw` (one entry per norm) into `out` (`size` entries), exactly as
-    /// `hatsuden_rules` computes them in float32.
-    pub fn write(&self, raw: &[i64], out: &mut [f32]) {
+    /// Write the features of `raw` (one entry per norm, as float32: the raw ints converted)
+    /// into `out` (`size` entries), exactly as `hatsuden_rules` computes them in float32.
+    pub fn write(&self, raw: &[f32], out: &mut [f32]) {
+        // Every one-hot is zero but for its one feature: one fill, then one store each.
+        zero(out);
         for op in &self.ops {
             match *op {
                 Op::Scale { src, dst, len } => {
                     let (x, m, o) = (&raw[src..src + len], &self.muls[src..src + len], &mut out[dst..dst + len]);
                     for ((o, &x), &m) in o.iter_mut().zip(x).zip(m) {
-                        *o = x as f32 * m;
+                        *o = x * m;
                     }
                 }
                 Op::Saturate { src, dst } => {
-                    let x = raw[src] as f32;
+                    let x = raw[src];
                     out[dst] = x / (x + 1.0);
                 }
                 Op::OneHot { src, dst, first, len } => {
-                    let slots = &mut out[dst..dst + len];
-                    slots.fill(0.0);
-                    if let Some(at) = raw[src].checked_sub(first).and_then(|d| usize::try_from(d).ok()) {
-                        if let Some(slot) = slots.get_mut(at) {
-                            *slot = 1.0;
-                        }
+                    // The raw entries of a one-hot are small ints (a stack's value or top
+                    // card, R39), exact in float32; a value outside the range is all zeros.
+                    let at = raw[src] - first as f32;
+                    if at >= 0.0 && at < len as f32 {
+                        out[dst + at as usize] = 1.0;
                     }
                 }
             }
@@ -427,9 +424,19 @@ impl FeaturePlan {
 
     /// The features of `raw` as a new vector.
     pub fn normalize(&self, raw: &[i64]) -> Vec<f32> {
+        let raw: Vec<f32> = raw.iter().map(|&x| x as f32).collect();
         let mut out = vec![0.0; self.size];
-        self.write(raw, &mut out);
+        self.write(&raw, &mut out);
         out
+    }
+}
+
+/// Zero `out` in runs of 1 KB: `memset` stores them with vector instructions (from 2 KB up it
+/// switches to `rep stosb`, no faster here, and which `valgrind --tool=callgrind` counts as one
+/// instruction per byte, hiding the instruction counts of the learning path).
+fn zero(out: &mut [f32]) {
+    for run in out.chunks_mut(256) {
+        run.fill(0.0);
     }
 }
 
@@ -504,6 +511,10 @@ pub struct Episode {
     pub rng: SplitMix64,
     /// Per player, how many times they saw each seen id (empty without recall).
     pub counts: [Vec<u32>; 2],
+    /// Per player, the seen ids whose count is not 0, in the order first seen: a feature row's
+    /// tail is zeros but for these (a zero count is 0 raw and normalised), so writing it reads
+    /// only them.
+    seen: [Vec<u32>; 2],
 }
 
 impl Episode {
@@ -511,7 +522,12 @@ impl Episode {
     /// `recall`.
     pub fn new(learning: &Learning, recall: bool) -> Episode {
         let size = if recall { learning.codec.size } else { 0 };
-        Episode { state: State::empty(learning.t), rng: SplitMix64::new(0), counts: [vec![0; size], vec![0; size]] }
+        Episode {
+            state: State::empty(learning.t),
+            rng: SplitMix64::new(0),
+            counts: [vec![0; size], vec![0; size]],
+            seen: [Vec::with_capacity(if recall { 256 } else { 0 }), Vec::with_capacity(if recall { 256 } else { 0 })],
+        }
     }
 
     /// Whether the seen ids are counted.
@@ -523,16 +539,24 @@ impl Episode {
     pub fn reset(&mut self, learning: &Learning, seed: u64) {
         self.state = State::empty(learning.t);
         self.rng = SplitMix64::new(seed);
-        for c in &mut self.counts {
-            c.iter_mut().for_each(|x| *x = 0);
+        for (counts, seen) in self.counts.iter_mut().zip(&mut self.seen) {
+            for &id in seen.iter() {
+                counts[id as usize] = 0;
+            }
+            seen.clear();
         }
         self.resolve(learning);
     }
 
     fn see(&mut self, actor: usize, (mine, theirs): (u32, u32)) {
         if self.recall() {
-            self.counts[actor][mine as usize] += 1;
-            self.counts[1 - actor][theirs as usize] += 1;
+            for (p, id) in [(actor, mine), (1 - actor, theirs)] {
+                let n = &mut self.counts[p][id as usize];
+                if *n == 0 {
+                    self.seen[p].push(id);
+                }
+                *n += 1;
+            }
         }
     }
 
@@ -637,32 +661,45 @@ impl Episode {
 
     /// `player`'s features (raw as floats, or normalised) into `out`.
     pub fn write_features(&self, learning: &Learning, player: usize, normalize: bool, out: &mut [f32]) {
-        let observation = observation_tensor(&observe(&self.state, player));
-        let counts = &self.counts[player & 1];
-        let (head, tail) = out.split_at_mut(if normalize { learning.observation_plan.size } else { observation.len() });
-        if normalize {
-            learning.observation_plan.write(&observation, head);
-        } else {
-            for (o, &x) in head.iter_mut().zip(&observation) {
-                *o = x as f32;
-            }
-        }
-        // The recall counts follow the observation's features (their plan entries follow the
-        // observation's too).
+        let mut scratch = vec![0.0; MAX_OBSERVATION_TENSOR];
+        self.write_features_with(learning, player, normalize, out, &mut scratch);
+    }
+
+    /// [`Episode::write_features`] with `scratch` (at least [`MAX_OBSERVATION_TENSOR`] entries,
+    /// or the rule set's observation size) to hold the raw observation tensor when normalising:
+    /// no allocation, one pass over `out` (the learning environments' hot path).
+    pub fn write_features_with(
+        &self,
+        learning: &Learning,
+        player: usize,
+        normalize: bool,
+        out: &mut [f32],
+        scratch: &mut [f32],
+    ) {
+        let o = observe_without_logs(&self.state, player);
+        let (counts, seen) = (&self.counts[player & 1], &self.seen[player & 1]);
         let plan = &learning.information_state_plan;
-        match (normalize, &plan.tail_scale) {
-            (false, _) => tail.iter_mut().zip(counts).for_each(|(o, &n)| *o = n as f32),
-            (true, Some(muls)) => tail.iter_mut().zip(counts).zip(muls).for_each(|((o, &n), &mul)| *o = n as f32 * mul),
-            (true, None) => {
-                for ((o, &n), norm) in tail.iter_mut().zip(counts).zip(&plan.norms[observation.len()..]) {
-                    *o = match norm {
-                        Norm::Scale(mul) => n as f32 * mul,
-                        _ => {
-                            let x = n as f32;
-                            x / (x + 1.0)
-                        }
-                    };
-                }
+        // The recall counts follow the observation's features (their plan entries follow the
+        // observation's too): zeros but for the seen ids.
+        if normalize {
+            let n = write_observation_tensor(&o, scratch, |x| x as f32);
+            let (head, tail) = out.split_at_mut(learning.observation_plan.size);
+            learning.observation_plan.write(&scratch[..n], head);
+            zero(tail);
+            for &id in seen {
+                let x = counts[id as usize] as f32;
+                tail[id as usize] = match plan.norms[n + id as usize] {
+                    Norm::Scale(mul) => x * mul,
+                    _ => x / (x + 1.0),
+                };
+            }
+        } else {
+            // The raw ints as float32, straight into the row.
+            let n = write_observation_tensor(&o, out, |x| x as f32);
+            let tail = &mut out[n..];
+            zero(tail);
+            for &id in seen {
+                tail[id as usize] = counts[id as usize] as f32;
             }
         }
     }
@@ -742,6 +779,51 @@ mod tests {
         }
         assert_eq!(e.step(&l, 9999), Err(StepError::OutOfRange));
         assert_eq!(e.step(&l, -1), Err(StepError::OutOfRange));
+    }
+
+    /// The hot path (`write_features_with`: the tensor written as floats, the plan run over it,
+    /// the kept float counts) gives exactly the raw tensor (R39, then the seen counts of R37)
+    /// and its normalisation as the plain path computes them, for both kinds, both seats, with
+    /// and without the tech cards and the stall rule (R3, R25).
+    #[test]
+    fn the_hot_path_writes_the_reference_features() {
+        let variants = [Rules::STANDARD, Rules { techs: 0, stall_limit: None, ..Rules::STANDARD }];
+        for rules in variants {
+            let l = Learning::new(&rules).unwrap();
+            for recall in [false, true] {
+                let mut e = Episode::new(&l, recall);
+                let (mut buf, mut ids) = (Vec::new(), Vec::new());
+                let mut scratch = vec![0.0; MAX_OBSERVATION_TENSOR];
+                for ply in 0..600 {
+                    if ply % 300 == 0 {
+                        // A second game in the same episode counts as a fresh one: only the
+                        // deal's cards so far (R7).
+                        e.reset(&l, 11 + ply as u64);
+                        let mut fresh = Episode::new(&l, recall);
+                        fresh.reset(&l, 11 + ply as u64);
+                        assert_eq!(e.counts, fresh.counts);
+                    }
+                    if e.state.is_over() {
+                        continue;
+                    }
+                    for p in 0..2 {
+                        let raw = e.raw(p);
+                        for normalize in [false, true] {
+                            let want: Vec<f32> = if normalize {
+                                l.plan(recall).normalize(&raw)
+                            } else {
+                                raw.iter().map(|&x| x as f32).collect()
+                            };
+                            let mut got = vec![f32::NAN; l.feature_size(recall, normalize)];
+                            e.write_features_with(&l, p, normalize, &mut got, &mut scratch);
+                            assert_eq!(got, want, "ply {ply} seat {p} normalize {normalize} recall {recall}");
+                        }
+                    }
+                    e.legal_ids(&l, &mut buf, &mut ids);
+                    e.step(&l, ids[(ply * 7) % ids.len()] as i64).unwrap();
+                }
+            }
+        }
     }
 
     /// Normalised features lie in [0, 1] (R39 bounds).

@@ -61,8 +61,9 @@ pub use error::{Error, IllegalMove, InvalidInput, JsonError, NotationError};
 pub use moves::{cell_bit, cells_of, Move, Seen};
 pub use notation::{format_state, parse_state};
 pub use observe::{
-    format_observation, legal_moves_from, observation_tensor, observation_tensor_layout, observe, parse_observation,
-    sample_state, unseen_counts, Observation, UNSEEN,
+    format_observation, legal_moves_from, observation_tensor, observation_tensor_layout, observe, observe_without_logs,
+    parse_observation, sample_state, unseen_counts, write_observation_tensor, Observation, MAX_OBSERVATION_TENSOR,
+    UNSEEN,
 };
 pub use records::{format_record, parse_record, record_game, replay, GameRecord, GameResult, ReplayError};
 pub use rng::{seed_from_decimal, SplitMix64};

@@ -92,6 +92,16 @@ fn seen_log(log: &[Move], owner: usize, p: usize) -> Vec<Seen> {
 
 /// Player p's observation of the state (R37); `p` is 0 or 1 (taken mod 2).
 pub fn observe(s: &State, p: usize) -> Observation {
+    let mut o = observe_without_logs(s, p);
+    let cur = s.current as usize;
+    o.this_turn = seen_log(s.this_turn.moves(), cur, o.player);
+    o.last_turn = seen_log(s.last_turn.moves(), 1 - cur, o.player);
+    o
+}
+
+/// Player p's observation of the state (R37) with both turn logs left empty: all that the
+/// observation tensor (R39) reads, without allocating (the learning environments' hot path).
+pub fn observe_without_logs(s: &State, p: usize) -> Observation {
     let p = p & 1;
     let t = s.t;
     let q = 1 - p;
@@ -133,8 +143,8 @@ pub fn observe(s: &State, p: usize) -> Observation {
         stall_count: s.stall as u64,
         end_trigger: s.end_trigger,
         end_reason: s.end_reason,
-        this_turn: seen_log(s.this_turn.moves(), cur, p),
-        last_turn: seen_log(s.last_turn.moves(), 1 - cur, p),
+        this_turn: Vec::new(),
+        last_turn: Vec::new(),
     }
 }
 
@@ -306,38 +316,58 @@ pub fn observation_tensor_layout(t: &Tables) -> Vec<(&'static str, usize)> {
     ]
 }
 
+/// Entries of the observation tensor (R39) at most, under any rule set: 28 fixed, 6 per card
+/// kind, 17 per cell and one per energy ([`observation_tensor_layout`]).
+pub const MAX_OBSERVATION_TENSOR: usize = 28 + 6 * MAX_KINDS + 17 * MAX_CELLS + MAX_CELLS / 2;
+
 /// The observation tensor (R39): a flat list of ints, layout as R39 lists it (323 in STANDARD).
 pub fn observation_tensor(o: &Observation) -> Vec<i64> {
+    let mut v = vec![0; MAX_OBSERVATION_TENSOR];
+    let n = write_observation_tensor(o, &mut v, |x| x);
+    v.truncate(n);
+    v
+}
+
+/// Write the observation tensor (R39) of `o` into the start of `out` (at least
+/// [`MAX_OBSERVATION_TENSOR`] entries, or the rule set's size), each entry converted by
+/// `entry`, and give its length: the entries of [`observation_tensor`] (`entry` the identity),
+/// or their float32 values straight into a learning environment's row (`|x| x as f32`),
+/// without allocating.
+pub fn write_observation_tensor<T>(o: &Observation, out: &mut [T], entry: impl Fn(i64) -> T) -> usize {
     let t = o.t;
     let k = t.kinds;
     let me = o.player & 1;
     let them = 1 - me;
-    let mut v: Vec<i64> = Vec::with_capacity(400);
-    let one_hot = |v: &mut Vec<i64>, n: usize, at: Option<usize>| {
-        for i in 0..n {
-            v.push((Some(i) == at) as i64);
-        }
+    let mut n = 0usize;
+    let mut push = |x: i64| {
+        out[n] = entry(x);
+        n += 1;
     };
-    one_hot(&mut v, 6, Some(o.phase as usize));
-    v.push((o.current_player == me) as i64);
-    v.push(me as i64);
-    v.extend(o.hand[..k].iter().map(|&n| n as i64));
-    for x in 0..4 {
-        v.push((o.tech_hand & (1 << x) != 0) as i64);
+    fn one_hot(push: &mut impl FnMut(i64), len: usize, at: Option<usize>) {
+        for i in 0..len {
+            push((Some(i) == at) as i64);
+        }
     }
-    v.extend(o.known_to_opponent[..k].iter().map(|&n| n as i64));
-    v.extend(o.opponent_known[..k].iter().map(|&n| n as i64));
-    v.push(o.opponent_hand_size as i64);
-    v.push(o.opponent_tech_hand_size as i64);
-    v.push(o.deck_size as i64);
-    v.push(o.tech_deck_size as i64);
-    v.extend(o.discards[..k].iter().map(|&n| n as i64));
+    one_hot(&mut push, 6, Some(o.phase as usize));
+    push((o.current_player == me) as i64);
+    push(me as i64);
+    o.hand[..k].iter().for_each(|&c| push(i64::from(c)));
+    for x in 0..4 {
+        push((o.tech_hand & (1 << x) != 0) as i64);
+    }
+    o.known_to_opponent[..k].iter().for_each(|&c| push(i64::from(c)));
+    o.opponent_known[..k].iter().for_each(|&c| push(i64::from(c)));
+    push(o.opponent_hand_size as i64);
+    push(o.opponent_tech_hand_size as i64);
+    push(o.deck_size as i64);
+    push(o.tech_deck_size as i64);
+    o.discards[..k].iter().for_each(|&c| push(i64::from(c)));
     let unseen = unseen_counts(o).unwrap_or([0; MAX_KINDS]);
-    v.extend(unseen[..k].iter().map(|&n| n as i64));
+    unseen[..k].iter().for_each(|&c| push(i64::from(c)));
     for seat in [me, them] {
         for st in o.boards[seat].iter().take(t.ncells) {
             if st.is_empty() {
-                v.extend([0; 8]);
+                (0..8).for_each(|_| push(0));
                 continue;
             }
             let top = st.top();
@@ -346,33 +376,31 @@ pub fn observation_tensor(o: &Observation) -> Vec<i64> {
             } else if top == UNSEEN {
                 -1
             } else {
-                t.value[top as usize] as i64
+                i64::from(t.value[top as usize])
             };
-            v.extend([
-                1,
-                (st.flags & FACE_DOWN != 0) as i64,
-                (st.flags & FLIPPED != 0) as i64,
-                (st.flags & SECRET != 0) as i64,
-                (st.flags & DOWNSIZED != 0) as i64,
-                value,
-                if top == UNSEEN { 0 } else { top as i64 + 1 },
-                st.len as i64,
-            ]);
+            push(1);
+            push((st.flags & FACE_DOWN != 0) as i64);
+            push((st.flags & FLIPPED != 0) as i64);
+            push((st.flags & SECRET != 0) as i64);
+            push((st.flags & DOWNSIZED != 0) as i64);
+            push(value);
+            push(if top == UNSEEN { 0 } else { i64::from(top) + 1 });
+            push(i64::from(st.len));
         }
     }
     let acc = o.accumulator;
     for (pl, row) in [(me, 0), (me, 1), (them, 0), (them, 1)] {
-        v.push((acc != NONE && acc == (pl as u8) * 2 + row) as i64);
+        push((acc != NONE && acc == (pl as u8) * 2 + row) as i64);
     }
-    one_hot(&mut v, t.e, (o.smart != NONE).then_some(o.smart as usize));
-    one_hot(&mut v, t.ncells, (o.played != NONE).then_some(o.played as usize));
-    one_hot(&mut v, k, (o.turn_discard != NONE).then_some(o.turn_discard as usize));
-    one_hot(&mut v, 3, (o.pending as usize).checked_sub(1));
-    v.push(o.stall_count as i64);
-    v.push((o.end_trigger != NONE && o.end_trigger as usize == me) as i64);
-    v.push((o.end_trigger != NONE && o.end_trigger as usize == them) as i64);
-    one_hot(&mut v, 2, (o.end_reason as usize).checked_sub(1));
-    v
+    one_hot(&mut push, t.e, (o.smart != NONE).then_some(o.smart as usize));
+    one_hot(&mut push, t.ncells, (o.played != NONE).then_some(o.played as usize));
+    one_hot(&mut push, k, (o.turn_discard != NONE).then_some(o.turn_discard as usize));
+    one_hot(&mut push, 3, (o.pending as usize).checked_sub(1));
+    push(o.stall_count as i64);
+    push((o.end_trigger != NONE && o.end_trigger as usize == me) as i64);
+    push((o.end_trigger != NONE && o.end_trigger as usize == them) as i64);
+    one_hot(&mut push, 2, (o.end_reason as usize).checked_sub(1));
+    n
 }
 
 fn shuffle(items: &mut [u8], g: &mut SplitMix64) {

@@ -439,8 +439,16 @@ class PythonBatch:
                 players[r] = state.current_player
         return mask, players
 
-    def observations(self, players: Array, which: Array | None = None) -> Array:
-        """The features of environments `which` (default all) from the view of `players[i]`."""
+    def observations(
+        self, players: Array, which: Array | None = None, out: Array | None = None
+    ) -> Array:
+        """The features of environments `which` (default all) from the view of `players[i]`.
+
+        Written into `out` (len(which) x F float32) when given, and `out` returned.
+        """
+        if out is not None:
+            out[...] = self.observations(players, which)
+            return out
         episodes = self.episodes
         rows = range(len(episodes)) if which is None else [int(i) for i in which]
         if not rows:
@@ -499,14 +507,21 @@ class NativeBatch:
         self._batch.legal(mask.view(np.uint8), players, picked)
         return mask, players
 
-    def observations(self, players: Array, which: Array | None = None) -> Array:
-        """The features of environments `which` (default all) from the view of `players[i]`."""
+    def observations(
+        self, players: Array, which: Array | None = None, out: Array | None = None
+    ) -> Array:
+        """The features of environments `which` (default all) from the view of `players[i]`.
+
+        Written in place into `out` (len(which) x F float32, C-contiguous) when given, and
+        `out` returned.
+        """
         rows = (
             np.arange(self.num_envs, dtype=np.int64)
             if which is None
             else np.ascontiguousarray(which, dtype=np.int64)
         )
-        out = np.empty((len(rows), self.size), dtype=np.float32)
+        if out is None:
+            out = np.empty((len(rows), self.size), dtype=np.float32)
         self._batch.observations(np.ascontiguousarray(players, dtype=np.int64), rows, out)
         return out
 
