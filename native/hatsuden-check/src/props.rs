@@ -343,11 +343,19 @@ impl Props {
                 out.push(("R26", "deadlock: the game is not over but no move is legal".into()));
             }
         }
-        let ordered = moves.windows(2).all(|w| {
-            let (a, na) = sort_key(&w[0]);
-            let (b, nb) = sort_key(&w[1]);
-            a[..na] < b[..nb]
-        });
+        // Each move's key once, compared with the previous one.
+        let mut ordered = true;
+        if let Some(first) = moves.first() {
+            let mut prev = sort_key(first);
+            for m in &moves[1..] {
+                let next = sort_key(m);
+                if prev.0[..prev.1] >= next.0[..next.1] {
+                    ordered = false;
+                    break;
+                }
+                prev = next;
+            }
+        }
         if !ordered {
             out.push(("R34", "legal moves are not sorted and duplicate-free".into()));
         }
@@ -371,11 +379,11 @@ impl Props {
                 out.push(("R6", "chance outcomes do not sum to 1 or differ from the legal moves".into()));
             }
         }
-        if !memo.checked(&self.rules, s) {
+        if let Err(miss) = memo.probe(&self.rules, s) {
             let start = out.len();
             self.score_problems(s, out);
-            if out.len() == start {
-                memo.insert(s);
+            if let (Some(miss), true) = (miss, out.len() == start) {
+                memo.insert(miss, s);
             }
         }
         if self.variants {
