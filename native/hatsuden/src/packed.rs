@@ -122,12 +122,42 @@ impl Lanes {
     }
 }
 
-/// Up to eight bytes of `b` as the low bytes of a word (the rest 0).
+/// The low `n` bytes of a word (`n <= 8`).
 #[inline(always)]
-fn load8(b: &[u8]) -> u64 {
-    let mut x = [0u8; 8];
-    x[..b.len()].copy_from_slice(b);
-    u64::from_le_bytes(x)
+fn low_bytes(x: u64, n: usize) -> u64 {
+    if n >= 8 {
+        x
+    } else {
+        x & ((1u64 << (8 * n)) - 1)
+    }
+}
+
+/// Bytes `8 * g .. 8 * g + n` of `b` (`n <= 8`) as the low bytes of a word, the rest 0: fixed
+/// eight-byte loads (the last group of a 22-byte stack is read from byte 14 and shifted).
+#[inline(always)]
+fn group8(b: &[u8], g: usize, n: usize) -> u64 {
+    let at = 8 * g;
+    let x = if at + 8 <= b.len() {
+        u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+    } else {
+        let start = b.len() - 8;
+        u64::from_le_bytes(b[start..].try_into().unwrap()) >> (8 * (at - start))
+    };
+    low_bytes(x, n)
+}
+
+/// Writes the low `n` bytes of `x` to `b[8 * g ..]` (`n <= 8`; `b[8 * g + n ..]` up to the
+/// group's end is zeroed: `x` has no bits above its `n` bytes).
+#[inline(always)]
+fn set_group8(b: &mut [u8], g: usize, x: u64) {
+    let at = 8 * g;
+    if at + 8 <= b.len() {
+        b[at..at + 8].copy_from_slice(&x.to_le_bytes());
+    } else {
+        let end = b.len();
+        let k = end - at;
+        b[at..end].copy_from_slice(&x.to_le_bytes()[..k]);
+    }
 }
 
 impl Reader<'_> {
@@ -169,8 +199,6 @@ pub struct Packer {
     stack_word: bool,
     /// Eight counts at a time.
     counts8: Lanes,
-    /// Eight cards of a stack at a time.
-    cards8: Lanes,
 }
 
 impl Packer {
@@ -200,7 +228,6 @@ impl Packer {
             stack_cap,
             stack_word,
             counts8: Lanes::new(count_bits),
-            cards8: Lanes::new(card_bits),
         };
         p.words = p.max_bits().div_ceil(64) as usize;
         Ok(p)
@@ -254,7 +281,7 @@ impl Packer {
             4 * lb,
         );
         for zone in [&s.hands[0], &s.hands[1], &s.deck, &s.discards] {
-            self.put_counts(&mut w, &zone[..t.kinds]);
+            self.put_counts(&mut w, zone, t.kinds);
         }
         let sl = bits(self.stack_cap as u64);
         let cb = self.card_bits;
@@ -270,9 +297,9 @@ impl Packer {
                     // flags (4), length, the cards: one write.
                     let mut v = st.flags as u64 | (st.len as u64) << 4;
                     let mut at = 4 + sl;
-                    for group in st.cards().chunks(8) {
-                        v |= self.cards8.squeeze(load8(group)) << at;
-                        at += group.len() as u32 * cb;
+                    for &c in st.cards() {
+                        v |= (c as u64) << at;
+                        at += cb;
                     }
                     w.put(v, at);
                 } else {
@@ -303,7 +330,7 @@ impl Packer {
         w.put(s.stall as u64, self.stall_bits + 1);
         if self.full {
             for known in &s.known {
-                self.put_counts(&mut w, &known[..t.kinds]);
+                self.put_counts(&mut w, known, t.kinds);
             }
             for log in [&s.this_turn, &s.last_turn] {
                 w.put(log.len as u64, 5);
@@ -317,9 +344,10 @@ impl Packer {
 
     /// The counts of a zone, `count_bits` each, eight a write.
     #[inline(always)]
-    fn put_counts(&self, w: &mut Writer, counts: &[u8]) {
-        for group in counts.chunks(8) {
-            w.put(self.counts8.squeeze(load8(group)), group.len() as u32 * self.count_bits);
+    fn put_counts(&self, w: &mut Writer, counts: &[u8; MAX_KINDS], kinds: usize) {
+        for g in 0..kinds.div_ceil(8) {
+            let n = (kinds - 8 * g).min(8);
+            w.put(self.counts8.squeeze(group8(counts, g, n)), n as u32 * self.count_bits);
         }
     }
 
@@ -328,9 +356,9 @@ impl Packer {
     #[inline(always)]
     fn get_counts(&self, r: &mut Reader, kinds: usize, out: &mut [u8; MAX_KINDS]) {
         *out = [0u8; MAX_KINDS];
-        for (g, group) in out.chunks_exact_mut(8).take(kinds.div_ceil(8)).enumerate() {
+        for g in 0..kinds.div_ceil(8) {
             let n = (kinds - 8 * g).min(8) as u32;
-            group.copy_from_slice(&self.counts8.spread(r.get(n * self.count_bits)).to_le_bytes());
+            set_group8(out, g, self.counts8.spread(r.get(n * self.count_bits)));
         }
     }
 
@@ -364,6 +392,7 @@ impl Packer {
         self.get_counts(&mut r, t.kinds, &mut s.discards);
         let sl = bits(self.stack_cap as u64);
         let cb = self.card_bits;
+        let cm = mask(cb);
         for board in s.boards.iter_mut() {
             for st in board[..t.ncells].iter_mut() {
                 *st = Stack::default();
@@ -371,15 +400,12 @@ impl Packer {
                     let head = r.get(4 + sl);
                     st.flags = (head & 15) as u8;
                     st.len = (head >> 4) as u8;
-                    let mut left = st.len as usize;
-                    for group in st.cards.chunks_mut(8) {
-                        if left == 0 {
-                            break;
+                    let len = (st.len as usize).min(STACK_CAP);
+                    if len > 0 {
+                        let cards = r.get(len as u32 * cb);
+                        for (k, c) in st.cards[..len].iter_mut().enumerate() {
+                            *c = (cards >> (k as u32 * cb) & cm) as u8;
                         }
-                        let n = left.min(8);
-                        let bytes = self.cards8.spread(r.get(n as u32 * cb)).to_le_bytes();
-                        group[..n].copy_from_slice(&bytes[..n]);
-                        left -= n;
                     }
                 } else {
                     st.flags = r.get(4) as u8;
@@ -540,6 +566,32 @@ impl State {
         let mut s = *self;
         s.known = known;
         s
+    }
+
+    /// Player p's hand as counts of every card index up to [`MAX_KINDS`] (those past the rule
+    /// set's cards are 0 in every state): [`State::hand_counts`] as a fixed-size array, which
+    /// compares without a call.
+    #[inline]
+    pub fn hand_array(&self, p: usize) -> &[u8; MAX_KINDS] {
+        &self.hands[p]
+    }
+
+    /// Player p's known cards (R36) as a fixed-size array, like [`State::hand_array`].
+    #[inline]
+    pub fn known_array(&self, p: usize) -> &[u8; MAX_KINDS] {
+        &self.known[p]
+    }
+
+    /// The deck as a fixed-size array, like [`State::hand_array`].
+    #[inline]
+    pub fn deck_array(&self) -> &[u8; MAX_KINDS] {
+        &self.deck
+    }
+
+    /// The discards as a fixed-size array, like [`State::hand_array`].
+    #[inline]
+    pub fn discard_array(&self) -> &[u8; MAX_KINDS] {
+        &self.discards
     }
 
     /// The cell index (`row * energies + energy`) of the card played this turn (R21, R23).
