@@ -132,32 +132,17 @@ fn low_bytes(x: u64, n: usize) -> u64 {
     }
 }
 
-/// Bytes `8 * g .. 8 * g + n` of `b` (`n <= 8`) as the low bytes of a word, the rest 0: fixed
-/// eight-byte loads (the last group of a 22-byte stack is read from byte 14 and shifted).
+/// Counts `8 * g .. 8 * g + n` of a zone (`n <= 8`) as the low bytes of a word, the rest 0
+/// (one eight-byte load: [`MAX_KINDS`] is a multiple of 8).
 #[inline(always)]
-fn group8(b: &[u8], g: usize, n: usize) -> u64 {
-    let at = 8 * g;
-    let x = if at + 8 <= b.len() {
-        u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
-    } else {
-        let start = b.len() - 8;
-        u64::from_le_bytes(b[start..].try_into().unwrap()) >> (8 * (at - start))
-    };
-    low_bytes(x, n)
+fn group8(b: &[u8; MAX_KINDS], g: usize, n: usize) -> u64 {
+    low_bytes(u64::from_le_bytes(b[8 * g..8 * g + 8].try_into().unwrap()), n)
 }
 
-/// Writes the low `n` bytes of `x` to `b[8 * g ..]` (`n <= 8`; `b[8 * g + n ..]` up to the
-/// group's end is zeroed: `x` has no bits above its `n` bytes).
+/// Writes the eight bytes of `x` to counts `8 * g ..` of a zone.
 #[inline(always)]
-fn set_group8(b: &mut [u8], g: usize, x: u64) {
-    let at = 8 * g;
-    if at + 8 <= b.len() {
-        b[at..at + 8].copy_from_slice(&x.to_le_bytes());
-    } else {
-        let end = b.len();
-        let k = end - at;
-        b[at..end].copy_from_slice(&x.to_le_bytes()[..k]);
-    }
+fn set_group8(b: &mut [u8; MAX_KINDS], g: usize, x: u64) {
+    b[8 * g..8 * g + 8].copy_from_slice(&x.to_le_bytes());
 }
 
 impl Reader<'_> {
