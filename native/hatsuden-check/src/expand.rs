@@ -218,22 +218,33 @@ impl Engine {
     /// `keep`: keep the packed successors (pass 2 then copies the new ones instead of rebuilding
     /// them from their parents).
     pub(crate) fn pass1(&self, words: &[u64], first: u64, store: &Store, keep: bool) -> Pass1 {
+        MEMO.with(|memo| self.pass1_with(words, first, store, keep, &mut memo.borrow_mut()))
+    }
+
+    fn pass1_with(&self, words: &[u64], first: u64, store: &Store, keep: bool, memo: &mut ScoreMemo) -> Pass1 {
         let w = self.packer.words();
+        let n = words.len() / w.max(1);
+        // Room for two successors a state on average (choice has 1.4), so that the vectors
+        // rarely grow.
         let mut r = Pass1 {
             counts: Counts::default(),
-            candidates: Vec::new(),
-            src: Vec::new(),
-            dst: Vec::new(),
+            candidates: Vec::with_capacity(2 * n),
+            src: Vec::with_capacity(n),
+            dst: Vec::with_capacity(2 * n * KEY_BYTES),
             found: Vec::new(),
-            succ: Vec::new(),
+            succ: if keep { Vec::with_capacity(2 * n * w) } else { Vec::new() },
             dense: true,
         };
         let mut moves = Vec::with_capacity(64);
         let mut problems: Vec<Problem> = Vec::new();
         let mut packed = vec![0u64; w];
+        // The state being expanded and its successor: unpacked and applied in place, one copy
+        // of the state a transition.
+        let mut s = self.root;
+        let mut after: State;
         for (k, rec) in words.chunks_exact(w).enumerate() {
             let number = first + k as u64;
-            let s = self.packer.unpack(rec);
+            self.packer.unpack_into(rec, &mut s);
             s.legal_moves(&mut moves);
             let c = &mut r.counts;
             let weight = self.weight(&s);
@@ -252,7 +263,7 @@ impl Engine {
                 c.kinds[m.kind_rank() as usize] += 1;
             }
             problems.clear();
-            MEMO.with(|memo| self.props.state_violations_memo(&s, &moves, &mut memo.borrow_mut(), &mut problems));
+            self.props.state_violations_memo(&s, &moves, memo, &mut problems);
             if self.positions && number % SOUNDNESS_EVERY == 0 {
                 c.soundness += 1;
                 self.soundness(number, &s, &moves, store, &mut problems);
@@ -262,14 +273,12 @@ impl Engine {
             }
             let mut degree = 0u8;
             for (rank, m) in moves.iter().enumerate() {
-                let after = match s.apply(*m) {
-                    Ok(a) => a,
-                    Err(e) => {
-                        r.found.push(("R35".into(), format!("a legal move was refused: {e}"), number, rank as i64));
-                        r.dense = false;
-                        continue;
-                    }
-                };
+                after = s;
+                if let Err(e) = after.apply_mut(*m) {
+                    r.found.push(("R35".into(), format!("a legal move was refused: {e}"), number, rank as i64));
+                    r.dense = false;
+                    continue;
+                }
                 let determinism = (number + rank as u64) % DETERMINISM_EVERY == 0;
                 self.props.transition_violations(&s, m, &after, determinism, &mut problems);
                 if self.positions {
@@ -313,16 +322,18 @@ impl Engine {
         let mut moves = Vec::with_capacity(64);
         let mut current = u64::MAX;
         let mut s = self.root;
+        let mut after: State;
         for (i, r) in records.iter().enumerate() {
             let link = record_link(r);
             let (number, rank) = (link >> 8, (link & 255) as usize);
             if number != current {
                 current = number;
                 let k = (number - first) as usize;
-                s = self.packer.unpack(&words[k * w..k * w + w]);
+                self.packer.unpack_into(&words[k * w..k * w + w], &mut s);
                 s.legal_moves(&mut moves);
             }
-            let after = s.apply(moves[rank]).expect("a move applied in pass 1");
+            after = s;
+            after.apply_mut(moves[rank]).expect("a move applied in pass 1");
             let slot = &mut out[i * w..i * w + w];
             self.pack_stored(&after, slot);
             let key = fingerprint(slot);

@@ -1,37 +1,48 @@
 //! The memo of the R29 check: `score()` reads only the grids and the Smart column, so a pair
 //! checked once need not be checked again (the Python checker checks once per pair too).
 
-use hatsuden::{Rules, Stack, State, MAX_CELLS};
+use hatsuden::{Rules, Stack, State};
 
 /// The grids and Smart columns whose score (R29) was checked and found right: a direct-mapped
 /// cache of [`ScoreMemo::SLOTS`] entries, exact (an entry answers only for grids and a Smart
-/// column equal to its own, under the same rules). `score()` reads nothing else of a state.
+/// column equal to its own, under the same rules: every stack of both grids is compared, cards,
+/// length and flags). `score()` reads nothing else of a state.
 pub struct ScoreMemo {
     rules: Option<Rules>,
-    slots: Vec<(u64, Option<usize>, [Stack; 2 * MAX_CELLS])>,
+    /// Stacks of one entry: both grids.
+    cells: usize,
+    /// Per slot: the hash of its grids and Smart column (`u64::MAX`: empty) and its Smart column.
+    tags: Vec<(u64, Option<usize>)>,
+    /// Per slot: its two grids, `cells` stacks.
+    grids: Vec<Stack>,
+    /// Whether the memo remembers (not [`ScoreMemo::none`]).
+    on: bool,
+}
+
+/// Where a state's grids go in the memo: what [`ScoreMemo::probe`] found missing.
+pub(crate) struct Miss {
+    slot: usize,
+    hash: u64,
 }
 
 impl ScoreMemo {
-    /// Entries of a memo.
-    pub const SLOTS: usize = 4096;
+    /// Entries of a memo (a few MB for a worker: 2^14 entries of two grids).
+    pub const SLOTS: usize = 1 << 14;
 
     /// A memo that remembers nothing (every state is checked).
     pub fn none() -> ScoreMemo {
-        ScoreMemo { rules: None, slots: Vec::new() }
+        ScoreMemo { rules: None, cells: 0, tags: Vec::new(), grids: Vec::new(), on: false }
     }
 
     /// An empty memo.
     pub fn new() -> ScoreMemo {
-        ScoreMemo { rules: None, slots: vec![(u64::MAX, None, [Stack::default(); 2 * MAX_CELLS]); Self::SLOTS] }
+        ScoreMemo { on: true, ..ScoreMemo::none() }
     }
 
-    fn key(s: &State) -> (u64, [Stack; 2 * MAX_CELLS]) {
-        let mut grids = [Stack::default(); 2 * MAX_CELLS];
+    fn hash(s: &State) -> u64 {
         let mut h: u64 = s.smart().map_or(0x51, |c| c as u64 + 1);
-        let n = s.board(0).len();
         for pl in 0..2 {
-            for (i, st) in s.board(pl).iter().enumerate() {
-                grids[pl * n + i] = *st;
+            for st in s.board(pl) {
                 let mut cards = [0u8; 8];
                 let k = st.cards.len().min(8);
                 cards[..k].copy_from_slice(&st.cards[..k]);
@@ -39,31 +50,41 @@ impl ScoreMemo {
                 h = (h.rotate_left(5) ^ word).wrapping_mul(0x517cc1b727220a95);
             }
         }
-        (h ^ h >> 29, grids)
+        h ^ h >> 29
     }
 
-    /// Whether the score of `s`'s grids and Smart column was checked under `rules`.
-    pub(crate) fn checked(&mut self, rules: &Rules, s: &State) -> bool {
-        if self.slots.is_empty() {
-            return false;
+    /// Whether the score of `s`'s grids and Smart column was checked under `rules`: `Ok` if so,
+    /// else where to [`ScoreMemo::insert`] it once found right.
+    pub(crate) fn probe(&mut self, rules: &Rules, s: &State) -> Result<(), Option<Miss>> {
+        if !self.on {
+            return Err(None);
         }
+        let n = s.board(0).len();
         if self.rules != Some(*rules) {
             self.rules = Some(*rules);
-            self.slots.iter_mut().for_each(|e| e.0 = u64::MAX);
-            return false;
+            self.cells = 2 * n;
+            self.tags = vec![(u64::MAX, None); Self::SLOTS];
+            self.grids = vec![Stack::default(); Self::SLOTS * 2 * n];
         }
-        let (h, grids) = Self::key(s);
-        let e = &self.slots[h as usize % Self::SLOTS];
-        e.0 == h && e.1 == s.smart() && e.2 == grids
+        let hash = Self::hash(s);
+        let slot = hash as usize % Self::SLOTS;
+        let (h, smart) = self.tags[slot];
+        let grids = &self.grids[slot * self.cells..(slot + 1) * self.cells];
+        if h == hash && smart == s.smart() && grids[..n] == *s.board(0) && grids[n..] == *s.board(1) {
+            Ok(())
+        } else {
+            Err(Some(Miss { slot, hash }))
+        }
     }
 
-    /// Remember that `s`'s score is right.
-    pub(crate) fn insert(&mut self, s: &State) {
-        if self.slots.is_empty() {
-            return;
-        }
-        let (h, grids) = Self::key(s);
-        self.slots[h as usize % Self::SLOTS] = (h, s.smart(), grids);
+    /// Remember that the score of `s` (the state of the [`ScoreMemo::probe`] that gave `miss`)
+    /// is right.
+    pub(crate) fn insert(&mut self, miss: Miss, s: &State) {
+        let n = self.cells / 2;
+        self.tags[miss.slot] = (miss.hash, s.smart());
+        let grids = &mut self.grids[miss.slot * self.cells..(miss.slot + 1) * self.cells];
+        grids[..n].copy_from_slice(s.board(0));
+        grids[n..].copy_from_slice(s.board(1));
     }
 }
 

@@ -343,11 +343,19 @@ impl Props {
                 out.push(("R26", "deadlock: the game is not over but no move is legal".into()));
             }
         }
-        let ordered = moves.windows(2).all(|w| {
-            let (a, na) = sort_key(&w[0]);
-            let (b, nb) = sort_key(&w[1]);
-            a[..na] < b[..nb]
-        });
+        // Each move's key once, compared with the previous one.
+        let mut ordered = true;
+        if let Some(first) = moves.first() {
+            let mut prev = sort_key(first);
+            for m in &moves[1..] {
+                let next = sort_key(m);
+                if prev.0[..prev.1] >= next.0[..next.1] {
+                    ordered = false;
+                    break;
+                }
+                prev = next;
+            }
+        }
         if !ordered {
             out.push(("R34", "legal moves are not sorted and duplicate-free".into()));
         }
@@ -371,11 +379,11 @@ impl Props {
                 out.push(("R6", "chance outcomes do not sum to 1 or differ from the legal moves".into()));
             }
         }
-        if !memo.checked(&self.rules, s) {
+        if let Err(miss) = memo.probe(&self.rules, s) {
             let start = out.len();
             self.score_problems(s, out);
-            if out.len() == start {
-                memo.insert(s);
+            if let (Some(miss), true) = (miss, out.len() == start) {
+                memo.insert(miss, s);
             }
         }
         if self.variants {
@@ -524,16 +532,17 @@ impl Props {
             changed[n] = name;
             n += 1;
         };
-        if before.hand_counts(other) != after.hand_counts(other) || before.hand_size(other) != after.hand_size(other) {
+        // The zones as whole arrays (the counts past the rule set's cards are 0 in every state).
+        if before.hand_array(other) != after.hand_array(other) || before.hand_size(other) != after.hand_size(other) {
             note(if other == 0 { "hand0" } else { "hand1" });
         }
-        if before.known_counts(other) != after.known_counts(other) {
+        if before.known_array(other) != after.known_array(other) {
             note(if other == 0 { "known0" } else { "known1" });
         }
-        if before.deck_counts() != after.deck_counts() || before.deck_size() != after.deck_size() {
+        if before.deck_array() != after.deck_array() || before.deck_size() != after.deck_size() {
             note("deck");
         }
-        if before.discard_counts() != after.discard_counts() {
+        if before.discard_array() != after.discard_array() {
             note("discards");
         }
         if before.board(other) != after.board(other) {
@@ -605,7 +614,7 @@ impl Props {
         }
         // R36: only a card taken from the discards becomes known; plays only forget.
         let (was, now) = (before.known_counts(mover), after.known_counts(mover));
-        if was != now || matches!(m, Move::DrawFromDiscard { .. }) {
+        if before.known_array(mover) != after.known_array(mover) || matches!(m, Move::DrawFromDiscard { .. }) {
             if let Move::DrawFromDiscard { card } = m {
                 let i = before.tables().index(*card).map(|i| i as usize);
                 let ok = (0..self.kinds).all(|k| now[k] as u32 == was[k] as u32 + (Some(k) == i) as u32);

@@ -76,6 +76,75 @@ fn mask(width: u32) -> u64 {
     }
 }
 
+/// Eight byte-sized fields of `w` bits each (1 <= w <= 8) moved together into `8 * w`
+/// consecutive bits (field `i` at bit `i * w`) and back, in three steps of pairs (a branch-free
+/// form of one write per field: the same bits, low fields first).
+#[derive(Clone, Copy, Debug)]
+struct Lanes {
+    w: u32,
+    /// Per step (16-, 32-, 64-bit lanes): the low half's mask, the high half's mask.
+    masks: [(u64, u64); 3],
+}
+
+impl Lanes {
+    fn new(w: u32) -> Lanes {
+        assert!((1..=8).contains(&w));
+        let rep16 = 0x0001_0001_0001_0001u64;
+        let rep32 = 0x0000_0001_0000_0001u64;
+        Lanes {
+            w,
+            masks: [
+                (mask(w) * rep16, (mask(w) << w) * rep16),
+                (mask(2 * w) * rep32, (mask(2 * w) << (2 * w)) * rep32),
+                (mask(4 * w), mask(4 * w) << (4 * w)),
+            ],
+        }
+    }
+
+    /// Byte `i` of `x` (below `2^w`) to bits `i * w ..`.
+    #[inline(always)]
+    fn squeeze(&self, x: u64) -> u64 {
+        let w = self.w;
+        let [a, b, c] = self.masks;
+        let x = (x & a.0) | (x >> (8 - w) & a.1);
+        let x = (x & b.0) | (x >> (16 - 2 * w) & b.1);
+        (x & c.0) | (x >> (32 - 4 * w) & c.1)
+    }
+
+    /// The inverse of [`Lanes::squeeze`].
+    #[inline(always)]
+    fn spread(&self, v: u64) -> u64 {
+        let w = self.w;
+        let [a, b, c] = self.masks;
+        let x = (v & c.0) | ((v & c.1) << (32 - 4 * w));
+        let x = (x & b.0) | ((x & b.1) << (16 - 2 * w));
+        (x & a.0) | ((x & a.1) << (8 - w))
+    }
+}
+
+/// The low `n` bytes of a word (`n <= 8`).
+#[inline(always)]
+fn low_bytes(x: u64, n: usize) -> u64 {
+    if n >= 8 {
+        x
+    } else {
+        x & ((1u64 << (8 * n)) - 1)
+    }
+}
+
+/// Counts `8 * g .. 8 * g + n` of a zone (`n <= 8`) as the low bytes of a word, the rest 0
+/// (one eight-byte load: [`MAX_KINDS`] is a multiple of 8).
+#[inline(always)]
+fn group8(b: &[u8; MAX_KINDS], g: usize, n: usize) -> u64 {
+    low_bytes(u64::from_le_bytes(b[8 * g..8 * g + 8].try_into().unwrap()), n)
+}
+
+/// Writes the eight bytes of `x` to counts `8 * g ..` of a zone.
+#[inline(always)]
+fn set_group8(b: &mut [u8; MAX_KINDS], g: usize, x: u64) {
+    b[8 * g..8 * g + 8].copy_from_slice(&x.to_le_bytes());
+}
+
 impl Reader<'_> {
     #[inline(always)]
     fn get(&mut self, width: u32) -> u64 {
@@ -111,6 +180,10 @@ pub struct Packer {
     card_bits: u32,
     stall_bits: u32,
     stack_cap: u32,
+    /// Whether a whole stack (flags, length, cards) fits in one write.
+    stack_word: bool,
+    /// Eight counts at a time.
+    counts8: Lanes,
 }
 
 impl Packer {
@@ -128,7 +201,19 @@ impl Packer {
         // A stack is built by one card, improved by strictly higher ones, and downsized at most
         // once (one DOWN card, R3, R13) before it is improved again: at most 2 * max_value cards.
         let stack_cap = (2 * t.mv as u32).min(STACK_CAP as u32);
-        let mut p = Packer { t, full, words: 0, count_bits, len_bits, card_bits, stall_bits, stack_cap };
+        let stack_word = 4 + bits(stack_cap as u64) + stack_cap * card_bits <= 64;
+        let mut p = Packer {
+            t,
+            full,
+            words: 0,
+            count_bits,
+            len_bits,
+            card_bits,
+            stall_bits,
+            stack_cap,
+            stack_word,
+            counts8: Lanes::new(count_bits),
+        };
         p.words = p.max_bits().div_ceil(64) as usize;
         Ok(p)
     }
@@ -160,6 +245,9 @@ impl Packer {
 
     /// Pack `s` into `out` (`out.len() == self.words()`; overwritten).
     ///
+    /// Adjacent fields are combined into one write of up to 64 bits (the layout is that of one
+    /// write per field, low bits first: `pack_fields` in the tests writes it field by field).
+    ///
     /// # Panics
     ///
     /// On a seeded state (the packing is for explicit chance, R6) or a stack longer than
@@ -167,19 +255,21 @@ impl Packer {
     pub fn pack(&self, s: &State, out: &mut [u64]) {
         let t = self.t;
         let mut w = Writer { out, idx: 0, acc: 0, used: 0 };
-        w.put(s.phase as u64, 3);
-        w.put(s.current as u64, 1);
-        w.put(s.pending as u64, 2);
-        w.put(s.end_reason as u64, 2);
-        w.put(s.hand_len[0] as u64, self.len_bits);
-        w.put(s.hand_len[1] as u64, self.len_bits);
-        w.put(s.deck_len as u64, self.len_bits);
-        w.put(s.discard_len as u64, self.len_bits);
+        // phase (3), player (1), pending (2), end reason (2).
+        w.put(s.phase as u64 | (s.current as u64) << 3 | (s.pending as u64) << 4 | (s.end_reason as u64) << 6, 8);
+        let lb = self.len_bits; // at most 14 (55 cards x 255 copies): four fit in a word
+        w.put(
+            s.hand_len[0] as u64
+                | (s.hand_len[1] as u64) << lb
+                | (s.deck_len as u64) << (2 * lb)
+                | (s.discard_len as u64) << (3 * lb),
+            4 * lb,
+        );
         for zone in [&s.hands[0], &s.hands[1], &s.deck, &s.discards] {
-            for &n in &zone[..t.kinds] {
-                w.put(n as u64, self.count_bits);
-            }
+            self.put_counts(&mut w, zone, t.kinds);
         }
+        let sl = bits(self.stack_cap as u64);
+        let cb = self.card_bits;
         for board in &s.boards {
             for st in &board[..t.ncells] {
                 assert!(
@@ -188,29 +278,44 @@ impl Packer {
                     st.len,
                     self.stack_cap
                 );
-                w.put(st.flags as u64, 4);
-                w.put(st.len as u64, bits(self.stack_cap as u64));
-                for &c in st.cards() {
-                    w.put(c as u64, self.card_bits);
+                if self.stack_word {
+                    // flags (4), length, the cards: one write.
+                    let mut v = st.flags as u64 | (st.len as u64) << 4;
+                    let mut at = 4 + sl;
+                    for &c in st.cards() {
+                        v |= (c as u64) << at;
+                        at += cb;
+                    }
+                    w.put(v, at);
+                } else {
+                    w.put(st.flags as u64, 4);
+                    w.put(st.len as u64, sl);
+                    for &c in st.cards() {
+                        w.put(c as u64, cb);
+                    }
                 }
             }
         }
-        w.put(s.tech_deck as u64, 4);
-        w.put(s.tech_hands[0] as u64, 4);
-        w.put(s.tech_hands[1] as u64, 4);
-        w.put(opt(s.accumulator), 3);
-        w.put(opt(s.smart), 3);
-        w.put(opt(s.played), 4);
-        w.put(opt(s.turn_discard), bits(t.kinds as u64 + 1));
-        w.put(opt(s.end_trigger), 2);
-        w.put(s.stall as u64, self.stall_bits);
+        let tdb = bits(t.kinds as u64 + 1);
+        // tech deck, tech hands (4 each), Accumulator (3), Smart (3), played (4), the turn's
+        // discard, the end trigger (2): at most 30 bits.
+        w.put(
+            s.tech_deck as u64
+                | (s.tech_hands[0] as u64) << 4
+                | (s.tech_hands[1] as u64) << 8
+                | opt(s.accumulator) << 12
+                | opt(s.smart) << 15
+                | opt(s.played) << 18
+                | opt(s.turn_discard) << 22
+                | opt(s.end_trigger) << (22 + tdb),
+            24 + tdb,
+        );
         assert!(s.rng.is_none(), "a seeded state is not packed (explicit chance only, R6)");
-        w.put(0, 1);
+        // The stall counter (at most 32 bits), then the seeded flag (0).
+        w.put(s.stall as u64, self.stall_bits + 1);
         if self.full {
             for known in &s.known {
-                for &n in &known[..t.kinds] {
-                    w.put(n as u64, self.count_bits);
-                }
+                self.put_counts(&mut w, known, t.kinds);
             }
             for log in [&s.this_turn, &s.last_turn] {
                 w.put(log.len as u64, 5);
@@ -222,62 +327,108 @@ impl Packer {
         w.finish();
     }
 
+    /// The counts of a zone, `count_bits` each, eight a write.
+    #[inline(always)]
+    fn put_counts(&self, w: &mut Writer, counts: &[u8; MAX_KINDS], kinds: usize) {
+        for g in 0..kinds.div_ceil(8) {
+            let n = (kinds - 8 * g).min(8);
+            w.put(self.counts8.squeeze(group8(counts, g, n)), n as u32 * self.count_bits);
+        }
+    }
+
+    /// The `kinds` counts of a zone written by [`Packer::put_counts`], into `out` (the rest of
+    /// `out` zeroed).
+    #[inline(always)]
+    fn get_counts(&self, r: &mut Reader, kinds: usize, out: &mut [u8; MAX_KINDS]) {
+        *out = [0u8; MAX_KINDS];
+        for g in 0..kinds.div_ceil(8) {
+            let n = (kinds - 8 * g).min(8) as u32;
+            set_group8(out, g, self.counts8.spread(r.get(n * self.count_bits)));
+        }
+    }
+
     /// The state packed in `words`.
     pub fn unpack(&self, words: &[u64]) -> State {
+        let mut s = State::empty(self.t);
+        self.unpack_into(words, &mut s);
+        s
+    }
+
+    /// `*s = self.unpack(words)`, without building a new state: every field of `s` is
+    /// overwritten (a checker unpacks into one state per worker instead of copying a new one).
+    pub fn unpack_into(&self, words: &[u64], s: &mut State) {
         let t = self.t;
-        let mut s = State::empty(t);
+        s.t = t;
         let mut r = Reader { words, idx: 0, acc: 0, avail: 0 };
-        s.phase = Phase::ALL[r.get(3) as usize];
-        s.current = r.get(1) as u8;
-        s.pending = [Pending::None, Pending::Setup, Pending::Draw, Pending::Tech][r.get(2) as usize];
-        s.end_reason = [EndReason::None, EndReason::FinalTurn, EndReason::Stall][r.get(2) as usize];
-        s.hand_len[0] = r.get(self.len_bits) as u16;
-        s.hand_len[1] = r.get(self.len_bits) as u16;
-        s.deck_len = r.get(self.len_bits) as u16;
-        s.discard_len = r.get(self.len_bits) as u16;
-        let mut zones = [[0u8; MAX_KINDS]; 4];
-        for zone in zones.iter_mut() {
-            for n in zone[..t.kinds].iter_mut() {
-                *n = r.get(self.count_bits) as u8;
-            }
-        }
-        s.hands = [zones[0], zones[1]];
-        s.deck = zones[2];
-        s.discards = zones[3];
+        let head = r.get(8);
+        s.phase = Phase::ALL[(head & 7) as usize];
+        s.current = (head >> 3 & 1) as u8;
+        s.pending = [Pending::None, Pending::Setup, Pending::Draw, Pending::Tech][(head >> 4 & 3) as usize];
+        s.end_reason = [EndReason::None, EndReason::FinalTurn, EndReason::Stall][(head >> 6) as usize];
+        let lb = self.len_bits;
+        let lens = r.get(4 * lb);
+        let lm = mask(lb);
+        s.hand_len = [(lens & lm) as u16, (lens >> lb & lm) as u16];
+        s.deck_len = (lens >> (2 * lb) & lm) as u16;
+        s.discard_len = (lens >> (3 * lb) & lm) as u16;
+        self.get_counts(&mut r, t.kinds, &mut s.hands[0]);
+        self.get_counts(&mut r, t.kinds, &mut s.hands[1]);
+        self.get_counts(&mut r, t.kinds, &mut s.deck);
+        self.get_counts(&mut r, t.kinds, &mut s.discards);
+        let sl = bits(self.stack_cap as u64);
+        let cb = self.card_bits;
+        let cm = mask(cb);
         for board in s.boards.iter_mut() {
             for st in board[..t.ncells].iter_mut() {
-                let flags = r.get(4) as u8;
-                let len = r.get(bits(self.stack_cap as u64)) as usize;
-                let mut stack = Stack { flags, ..Stack::default() };
-                for _ in 0..len {
-                    stack.push(r.get(self.card_bits) as u8);
+                *st = Stack::default();
+                if self.stack_word {
+                    let head = r.get(4 + sl);
+                    st.flags = (head & 15) as u8;
+                    st.len = (head >> 4) as u8;
+                    let len = (st.len as usize).min(STACK_CAP);
+                    if len > 0 {
+                        let cards = r.get(len as u32 * cb);
+                        for (k, c) in st.cards[..len].iter_mut().enumerate() {
+                            *c = (cards >> (k as u32 * cb) & cm) as u8;
+                        }
+                    }
+                } else {
+                    st.flags = r.get(4) as u8;
+                    let len = r.get(sl);
+                    for _ in 0..len {
+                        st.push(r.get(cb) as u8);
+                    }
                 }
-                *st = stack;
+            }
+            for st in board[t.ncells..].iter_mut() {
+                *st = Stack::default();
             }
         }
-        s.tech_deck = r.get(4) as u8;
-        s.tech_hands = [r.get(4) as u8, r.get(4) as u8];
-        s.accumulator = unopt(r.get(3));
-        s.smart = unopt(r.get(3));
-        s.played = unopt(r.get(4));
-        s.turn_discard = unopt(r.get(bits(t.kinds as u64 + 1)));
-        s.end_trigger = unopt(r.get(2));
+        let tdb = bits(t.kinds as u64 + 1);
+        let tail = r.get(24 + tdb);
+        s.tech_deck = (tail & 15) as u8;
+        s.tech_hands = [(tail >> 4 & 15) as u8, (tail >> 8 & 15) as u8];
+        s.accumulator = unopt(tail >> 12 & 7);
+        s.smart = unopt(tail >> 15 & 7);
+        s.played = unopt(tail >> 18 & 15);
+        s.turn_discard = unopt(tail >> 22 & mask(tdb));
+        s.end_trigger = unopt(tail >> (22 + tdb) & 3);
         s.stall = r.get(self.stall_bits) as u32;
         s.rng = if r.get(1) == 1 { Some(r.get(64)) } else { None };
+        s.this_turn = Log::default();
+        s.last_turn = Log::default();
         if self.full {
-            for known in s.known.iter_mut() {
-                for n in known[..t.kinds].iter_mut() {
-                    *n = r.get(self.count_bits) as u8;
-                }
-            }
+            self.get_counts(&mut r, t.kinds, &mut s.known[0]);
+            self.get_counts(&mut r, t.kinds, &mut s.known[1]);
             for log in [&mut s.this_turn, &mut s.last_turn] {
                 let len = r.get(5) as usize;
                 for _ in 0..len {
                     log.push(decode_move(t, r.get(16) as u16));
                 }
             }
+        } else {
+            s.known = [[0; MAX_KINDS]; 2];
         }
-        s
     }
 }
 
@@ -364,8 +515,13 @@ impl State {
     }
 
     /// Whether two states have the same position (every field but the turn logs and the known
-    /// cards, R36): `a.position() == b.position()` without the copies.
+    /// cards, R36): `a.position() == b.position()` without the copies. The grids are compared
+    /// over the rule set's cells (the cells past them are empty in every state: nothing writes
+    /// them, `State::empty` and `unpack_into` clear them).
     pub fn same_position(&self, other: &State) -> bool {
+        debug_assert!([self, other]
+            .iter()
+            .all(|s| s.boards.iter().all(|b| b[s.t.ncells..].iter().all(|st| *st == Stack::default()))));
         self.t == other.t
             && self.phase == other.phase
             && self.current == other.current
@@ -377,7 +533,8 @@ impl State {
             && self.hands == other.hands
             && self.deck == other.deck
             && self.discards == other.discards
-            && self.boards == other.boards
+            && self.board(0) == other.board(0)
+            && self.board(1) == other.board(1)
             && self.tech_deck == other.tech_deck
             && self.tech_hands == other.tech_hands
             && self.accumulator == other.accumulator
@@ -396,6 +553,32 @@ impl State {
         s
     }
 
+    /// Player p's hand as counts of every card index up to [`MAX_KINDS`] (those past the rule
+    /// set's cards are 0 in every state): [`State::hand_counts`] as a fixed-size array, which
+    /// compares without a call.
+    #[inline]
+    pub fn hand_array(&self, p: usize) -> &[u8; MAX_KINDS] {
+        &self.hands[p]
+    }
+
+    /// Player p's known cards (R36) as a fixed-size array, like [`State::hand_array`].
+    #[inline]
+    pub fn known_array(&self, p: usize) -> &[u8; MAX_KINDS] {
+        &self.known[p]
+    }
+
+    /// The deck as a fixed-size array, like [`State::hand_array`].
+    #[inline]
+    pub fn deck_array(&self) -> &[u8; MAX_KINDS] {
+        &self.deck
+    }
+
+    /// The discards as a fixed-size array, like [`State::hand_array`].
+    #[inline]
+    pub fn discard_array(&self) -> &[u8; MAX_KINDS] {
+        &self.discards
+    }
+
     /// The cell index (`row * energies + energy`) of the card played this turn (R21, R23).
     pub fn played_cell_index(&self) -> Option<usize> {
         (self.played != NONE).then_some(self.played as usize)
@@ -411,6 +594,98 @@ impl State {
 mod tests {
     use super::*;
     use crate::{new_game, SplitMix64};
+
+    /// The layout written one field at a time (the packer before fields were combined): the
+    /// reference `pack` must match bit for bit, so that checkpoints and fingerprints stay valid.
+    fn pack_fields(p: &Packer, s: &State, out: &mut [u64]) {
+        let t = p.t;
+        let mut w = Writer { out, idx: 0, acc: 0, used: 0 };
+        w.put(s.phase as u64, 3);
+        w.put(s.current as u64, 1);
+        w.put(s.pending as u64, 2);
+        w.put(s.end_reason as u64, 2);
+        for n in [s.hand_len[0], s.hand_len[1], s.deck_len, s.discard_len] {
+            w.put(n as u64, p.len_bits);
+        }
+        for zone in [&s.hands[0], &s.hands[1], &s.deck, &s.discards] {
+            for &n in &zone[..t.kinds] {
+                w.put(n as u64, p.count_bits);
+            }
+        }
+        for board in &s.boards {
+            for st in &board[..t.ncells] {
+                w.put(st.flags as u64, 4);
+                w.put(st.len as u64, bits(p.stack_cap as u64));
+                for &c in st.cards() {
+                    w.put(c as u64, p.card_bits);
+                }
+            }
+        }
+        w.put(s.tech_deck as u64, 4);
+        w.put(s.tech_hands[0] as u64, 4);
+        w.put(s.tech_hands[1] as u64, 4);
+        w.put(opt(s.accumulator), 3);
+        w.put(opt(s.smart), 3);
+        w.put(opt(s.played), 4);
+        w.put(opt(s.turn_discard), bits(t.kinds as u64 + 1));
+        w.put(opt(s.end_trigger), 2);
+        w.put(s.stall as u64, p.stall_bits);
+        w.put(0, 1);
+        if p.full {
+            for known in &s.known {
+                for &n in &known[..t.kinds] {
+                    w.put(n as u64, p.count_bits);
+                }
+            }
+            for log in [&s.this_turn, &s.last_turn] {
+                w.put(log.len as u64, 5);
+                for m in log.moves() {
+                    w.put(encode_move(t, m) as u64, 16);
+                }
+            }
+        }
+        w.finish();
+    }
+
+    #[test]
+    fn combined_writes_keep_the_field_by_field_layout() {
+        // Rule sets whose fields combine differently: one copy (1-bit counts), 2 to 200 copies
+        // (counts of 2 to 8 bits), long stacks that do not fit a word, no stall limit (32-bit
+        // counter); random games, full states and positions (R36).
+        let mut big = Rules::STANDARD;
+        big.copies = 200;
+        big.max_value = 11;
+        let one = Rules { energies: 2, max_value: 2, copies: 1, hand_size: 2, city_demand: 2, ..Rules::STANDARD };
+        let mut rule_sets = vec![Rules::STANDARD, Rules::PRINTED, big, one];
+        // Counts of 3 to 7 bits.
+        rule_sets.extend([5, 9, 17, 40, 100].map(|copies| Rules { copies, ..Rules::STANDARD }));
+        let mut g = SplitMix64::new(11);
+        let mut moves = Vec::new();
+        for rules in rule_sets {
+            for full in [true, false] {
+                let packer = Packer::new(&rules, full).unwrap();
+                let (mut a, mut b) = (vec![0u64; packer.words()], vec![0u64; packer.words()]);
+                let mut into = new_game(&Rules::STANDARD, None).unwrap();
+                for _ in 0..10 {
+                    let mut s = new_game(&rules, None).unwrap();
+                    for _ in 0..300 {
+                        packer.pack(&s, &mut a);
+                        pack_fields(&packer, &s, &mut b);
+                        assert_eq!(a, b);
+                        // unpack_into overwrites a state of other rules and other histories.
+                        packer.unpack_into(&a, &mut into);
+                        assert_eq!(into, if full { s } else { s.position() });
+                        s.legal_moves(&mut moves);
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let m = moves[(g.next() % moves.len() as u64) as usize];
+                        s = s.apply(m).unwrap();
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn pack_round_trips_full_states_and_positions() {

@@ -395,8 +395,10 @@ pub struct Tables {
 }
 
 impl PartialEq for Tables {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
-        self.rules == other.rules
+        // Tables are interned (one per rule set): the same address is the common case.
+        std::ptr::eq(self, other) || self.rules == other.rules
     }
 }
 impl Eq for Tables {}
