@@ -66,8 +66,9 @@ playthrough: $(STAMP) ## Regenerate tests/golden/playthrough_python_hatsuden.txt
 	$(PY) -c "import hatsuden_rules.openspiel; from open_spiel.python.algorithms import generate_playthrough as g; \
 		open('tests/golden/playthrough_python_hatsuden.txt', 'w').write(g.playthrough('python_hatsuden', None, seed=2026))"
 
-verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information), against the golden files.
+verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information) and every position of choice on two cores, against the golden files.
 	$(PY) -m hatsuden_rules.modelcheck --config medium --soundness --golden tests/golden/modelcheck.json
+	$(PY) -m hatsuden_rules.modelcheck --config choice --workers 2 --golden tests/golden/modelcheck.json
 	$(PY) -m hatsuden_rules.modelcheck.information --config medium --config small-secret \
 		--golden tests/golden/information.json
 
@@ -132,10 +133,11 @@ native: $(CORE) ## Build the native wheel (release, abi3) into dist-native/ and 
 	$(MATURIN) build --release --quiet -m $(NATIVE_PY) --out $(NATIVE_DIST) -i $(PY)
 	$(PY) -m pip install --quiet --force-reinstall --no-deps $(NATIVE_DIST)/hatsuden_native-*.whl
 
-native-check: $(STAMP) native ## cargo fmt, clippy and test; then the pure and native wheels in a fresh venv pass every conformance vector.
+native-check: $(STAMP) native ## cargo fmt, clippy and test; the checker with the test-only fault-injection feature (for pytest); then the pure and native wheels in a fresh venv pass every conformance vector.
 	cd native && cargo fmt --all --check
 	cd native && cargo clippy --workspace --all-targets -- -D warnings
 	cd native && cargo test --workspace --release
+	$(PY) -m tests.native.fault_build
 	rm -rf $(NATIVE_TMP) && mkdir -p $(NATIVE_TMP)
 	$(PY) -m build --wheel --outdir $(NATIVE_TMP)/wheels .
 	$(MATURIN) build --release --quiet -m $(NATIVE_PY) --out $(NATIVE_TMP)/wheels -i $(PY)
