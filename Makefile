@@ -43,11 +43,11 @@ dist: $(STAMP) ## The sdist and the wheel, into dist/, checked by twine (tests/r
 	$(PY) -m twine check --strict dist/*
 
 # On every core (pytest-xdist): a file's tests stay on one worker, so its cached results and module
-# fixtures are computed once (tests/README.md); the property tests' long files are handed out
-# first. PYTEST_ARGS adds options (PYTEST_ARGS="-n 0": one process).
+# fixtures are computed once (tests/README.md); the longest files are handed out first, in the
+# order tests/conftest.py gives them. PYTEST_ARGS adds options (PYTEST_ARGS="-n 0": one process).
 PYTEST_ARGS ?=
 pytest: $(STAMP)
-	$(PY) -m pytest -n auto --dist loadfile --durations=10 $(PYTEST_ARGS) property_tests tests
+	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder --durations=10 $(PYTEST_ARGS) property_tests tests
 
 examples: $(STAMP)
 	@set -e; for script in examples/*.py; do \
