@@ -43,11 +43,11 @@ dist: $(STAMP) ## The sdist and the wheel, into dist/, checked by twine (tests/r
 	$(PY) -m twine check --strict dist/*
 
 # On every core (pytest-xdist): a file's tests stay on one worker, so its cached results and module
-# fixtures are computed once (tests/README.md); the property tests' long files are handed out
-# first. PYTEST_ARGS adds options (PYTEST_ARGS="-n 0": one process).
+# fixtures are computed once (tests/README.md); the longest files are handed out first, in the
+# order tests/conftest.py gives them. PYTEST_ARGS adds options (PYTEST_ARGS="-n 0": one process).
 PYTEST_ARGS ?=
 pytest: $(STAMP)
-	$(PY) -m pytest -n auto --dist loadfile --durations=10 $(PYTEST_ARGS) property_tests tests
+	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder --durations=10 $(PYTEST_ARGS) property_tests tests
 
 examples: $(STAMP)
 	@set -e; for script in examples/*.py; do \
@@ -66,8 +66,9 @@ playthrough: $(STAMP) ## Regenerate tests/golden/playthrough_python_hatsuden.txt
 	$(PY) -c "import hatsuden_rules.openspiel; from open_spiel.python.algorithms import generate_playthrough as g; \
 		open('tests/golden/playthrough_python_hatsuden.txt', 'w').write(g.playthrough('python_hatsuden', None, seed=2026))"
 
-verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information), against the golden files.
+verify: $(STAMP) ## Every reachable state of the medium configuration (rules, then hidden information) and every position of choice on two cores, against the golden files.
 	$(PY) -m hatsuden_rules.modelcheck --config medium --soundness --golden tests/golden/modelcheck.json
+	$(PY) -m hatsuden_rules.modelcheck --config choice --workers 2 --golden tests/golden/modelcheck.json
 	$(PY) -m hatsuden_rules.modelcheck.information --config medium --config small-secret \
 		--golden tests/golden/information.json
 
@@ -132,10 +133,11 @@ native: $(CORE) ## Build the native wheel (release, abi3) into dist-native/ and 
 	$(MATURIN) build --release --quiet -m $(NATIVE_PY) --out $(NATIVE_DIST) -i $(PY)
 	$(PY) -m pip install --quiet --force-reinstall --no-deps $(NATIVE_DIST)/hatsuden_native-*.whl
 
-native-check: $(STAMP) native ## cargo fmt, clippy and test; then the pure and native wheels in a fresh venv pass every conformance vector.
+native-check: $(STAMP) native ## cargo fmt, clippy and test; the checker with the test-only fault-injection feature (for pytest); then the pure and native wheels in a fresh venv pass every conformance vector.
 	cd native && cargo fmt --all --check
 	cd native && cargo clippy --workspace --all-targets -- -D warnings
 	cd native && cargo test --workspace --release
+	$(PY) -m tests.native.fault_build
 	rm -rf $(NATIVE_TMP) && mkdir -p $(NATIVE_TMP)
 	$(PY) -m build --wheel --outdir $(NATIVE_TMP)/wheels .
 	$(MATURIN) build --release --quiet -m $(NATIVE_PY) --out $(NATIVE_TMP)/wheels -i $(PY)

@@ -3,8 +3,6 @@ exhaustive configuration survives the notation and JSON exactly."""
 
 from __future__ import annotations
 
-import time
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -92,14 +90,15 @@ def test_seeded_games_round_trip(data: st.DataObject, rules: Rules, seed: int) -
 
 
 #: How many states of the small configuration are round-tripped (of its 44,513: all of them
-#: take minutes); they are spread evenly over the breadth-first order, so over every depth.
-SMALL_SAMPLE = 1200
+#: take minutes), scaled from the Hypothesis profile: 400 (dev), 1,200 (ci), 20,000 (nightly).
+#: They are spread evenly over the breadth-first order, so over every depth; the random games
+#: above and the conformance vectors round-trip many more.
+SMALL_SAMPLE = budget(4)
 
 
 def test_states_of_the_small_configuration_round_trip() -> None:
     rules = CONFIGS["small"]
     seen: list[GameState] = []
-    start = time.perf_counter()
     result = check(rules, on_state=seen.append)
     assert result.result == "OK"
     assert len(seen) == result.states > SMALL_SAMPLE
@@ -112,4 +111,3 @@ def test_states_of_the_small_configuration_round_trip() -> None:
         moves.update(legal_moves(state))
     for move in moves:
         _round_trip_move(move, rules)
-    assert time.perf_counter() - start < 120

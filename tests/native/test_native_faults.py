@@ -1,7 +1,8 @@
 """Faults planted in both rules engines: both checkers catch them alike (issue 21).
 
 The native checker is built once with the rules crate's test-only feature ``fault-injection``
-(into native/target/fault-injection, apart from the release build) and run with
+(into native/target/fault-injection, apart from the release build, by ``make native-check``:
+tests/native/fault_build.py) and run with
 ``HATSUDEN_FAULT=<name>``; the Python checker runs with the same fault planted by
 tests/modelcheck/faults.py. Both must come to the same verdict with the same violations, each
 under its rule and with the same shortest move sequence from `new_game()`. A check without the
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -25,41 +25,20 @@ from hatsuden_rules.modelcheck._native import result_from_json
 from hatsuden_rules.modelcheck._report import format_summary, pytest_text
 from hatsuden_rules.notation import format_move, format_rules
 from tests.modelcheck.faults import CARDS, ENDLESS, plant
+from tests.native import fault_build
 
-NATIVE = Path(__file__).resolve().parents[2] / "native"
-TARGET = NATIVE / "target" / "fault-injection"
 SMALL = CONFIGS["small"]
 MANY = 10_000  # every violation: the cycle (R25) comes after those of the states
 
 
 @pytest.fixture(scope="module")
 def faulty_checker() -> Path:
-    """``hatsuden-native-check`` built with ``--features fault-injection`` (a dev build, lightly
-    optimised: it compiles in a fraction of a release build's time)."""
-    cargo = shutil.which("cargo")
-    if cargo is None:  # pragma: no cover - make test needs cargo (native-check)
+    """``hatsuden-native-check`` built with ``--features fault-injection`` (tests/native/
+    fault_build.py: ``make native-check`` builds it before pytest, and cargo finds it up to
+    date here)."""
+    if fault_build.cargo() is None:  # pragma: no cover - make test needs cargo (native-check)
         pytest.skip("cargo is not installed: the native checker cannot be built")
-    env = dict(os.environ, CARGO_PROFILE_DEV_OPT_LEVEL="2", CARGO_PROFILE_DEV_DEBUG="0")
-    subprocess.run(
-        [
-            cargo,
-            "build",
-            "--quiet",
-            "-p",
-            "hatsuden-check",
-            "--features",
-            "fault-injection",
-            "--bin",
-            "hatsuden-native-check",
-            "--target-dir",
-            str(TARGET),
-        ],
-        cwd=NATIVE,
-        env=env,
-        check=True,
-        timeout=1800,
-    )
-    return TARGET / "debug" / "hatsuden-native-check"
+    return fault_build.build()
 
 
 def native_run(binary: Path, rules: Rules, fault: str | None) -> tuple[int, dict[str, Any]]:
@@ -144,33 +123,6 @@ def test_the_sharded_search_finds_the_same_counterexamples(
     """The primitives of the Ray backend (3 shards, native/hatsuden-check/tests/shard_faults.rs)
     find the violations of the single-process search, in order, with the same paths; the cycle
     (R25) too, walked the same way."""
-    env = dict(
-        os.environ,
-        HATSUDEN_FAULT=fault,
-        HATSUDEN_FAULT_RULES=format_rules(rules),
-        CARGO_PROFILE_DEV_OPT_LEVEL="2",
-        CARGO_PROFILE_DEV_DEBUG="0",
-    )
-    done = subprocess.run(
-        [
-            str(shutil.which("cargo")),
-            "test",
-            "--quiet",
-            "-p",
-            "hatsuden-check",
-            "--features",
-            "fault-injection",
-            "--test",
-            "shard_faults",
-            "--target-dir",
-            str(TARGET),
-        ],
-        cwd=NATIVE,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
+    done = fault_build.shard_faults(fault, format_rules(rules))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout

@@ -134,7 +134,14 @@ def test_wheel_runs_in_a_fresh_virtualenv(
         ".joinpath('RULES.md').read_text(encoding='utf-8'), end='')",
     )
     assert rules == (ROOT / "RULES.md").read_text(encoding="utf-8")
+    # Two groups (whole seeded games, R8; the readers' errors) through the wheel's own runner,
+    # vectors and adapter. Every vector runs through the checkout's adapter in
+    # tests/conformance/test_conformance_runner.py, the shipped vectors equal the checkout's
+    # (above), and `make native-check` runs them all from this wheel against the native adapter.
     adapter = f"{python} -m hatsuden_rules.conformance.adapter"
-    report = run(str(bin_dir / "hatsuden-conformance"), "--adapter", adapter)
+    groups = ["--group", "seeded_games", "--group", "invalid"]
+    report = run(str(bin_dir / "hatsuden-conformance"), "--adapter", adapter, *groups)
     assert str(home / "venv") in report  # the vectors shipped in the wheel, not a checkout's
     assert "PASSED: all" in report
+    assert "seeded_games" in report
+    assert "transitions" not in report
