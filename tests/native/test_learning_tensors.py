@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hatsuden_rules import STANDARD, Rules, format_rules, observation_feature_names
@@ -83,6 +83,21 @@ def _walk(rules: Rules, seed: int, choices: list[int], *, recall: bool) -> int:
     recall=st.booleans(),
 )
 @settings(max_examples=_budget(0.5), deadline=None)
+@example(  # 3 energies x values 1..11 = 33 card kinds: the native id of `X W11` was Pass's (R34)
+    rules=Rules(
+        energies=3,
+        max_value=11,
+        copies=1,
+        hand_size=1,
+        city_demand=10,
+        techs=(),
+        allow_retake_discard=False,
+        stall_limit=None,
+    ),
+    seed=18446744073709551614,
+    choices=[],
+    recall=False,
+)
 def test_native_episodes_and_tensors_match_the_library(
     rules: Rules, seed: int, choices: list[int], recall: bool
 ) -> None:

@@ -27,7 +27,7 @@ use crate::observe::{
     observation_tensor, observe, observe_without_logs, write_observation_tensor, Observation, MAX_OBSERVATION_TENSOR,
 };
 use crate::rng::SplitMix64;
-use crate::rules::{Card, Cell, Overflow, Rules, Tables, ACCUMULATOR, DOWN, SECRET_BUILD, SMART};
+use crate::rules::{Card, Cell, Overflow, Rules, Tables, ACCUMULATOR, DOWN, MAX_KINDS, SECRET_BUILD, SMART};
 use crate::score::score;
 use crate::state::{Pending, Phase, State};
 
@@ -77,8 +77,10 @@ pub struct Actions {
     t: &'static Tables,
 }
 
-/// Slots of the dense key: 17 kinds x 33 card slots x 11 cell slots x 2, then 1,024 FlipSets.
-const CARD_SLOTS: usize = 33;
+/// Slots of the dense key: 17 kinds x card slots x 11 cell slots x 2, then 1,024 FlipSets. A card
+/// slot is 0 (no card) or a card kind's index plus one, so there are `MAX_KINDS + 1` of them: every
+/// kind of every valid rule set (R31: up to 5 energies of values 1..11) has its own.
+const CARD_SLOTS: usize = MAX_KINDS + 1;
 const CELL_SLOTS: usize = 11;
 const FLIP_SETS: usize = 17 * CARD_SLOTS * CELL_SLOTS * 2;
 const DENSE: usize = FLIP_SETS + 1024;
@@ -734,12 +736,18 @@ mod tests {
     }
 
     /// Every player move has its own id and every chance outcome its own chance id (R34), under
-    /// each tech card set and overflow variant (R3, R41).
+    /// each tech card set and overflow variant (R3, R41), up to the widest deck R31 allows (5
+    /// energies of values 1..11: 55 card kinds; a 3 x 11 deck once gave `X W11` the id of `Pass`).
     #[test]
     fn ids_are_a_bijection() {
-        for techs in [0u8, 0b0101, 0b1111] {
-            for overflow in [Overflow::OneAtATime, Overflow::AnySet] {
-                let rules = Rules { techs, overflow, ..Rules::STANDARD };
+        let shapes = [(5, 5, 10), (3, 11, 10), (5, 11, 10)];
+        for (techs, overflow, (energies, max_value, city_demand)) in [0u8, 0b0101, 0b1111]
+            .into_iter()
+            .flat_map(|t| [Overflow::OneAtATime, Overflow::AnySet].map(|o| (t, o)))
+            .flat_map(|(t, o)| shapes.map(|shape| (t, o, shape)))
+        {
+            {
+                let rules = Rules { techs, overflow, energies, max_value, city_demand, ..Rules::STANDARD };
                 let l = Learning::new(&rules).unwrap();
                 for (a, m) in l.actions.player.iter().enumerate() {
                     assert_eq!(l.actions.id(m), Some(a as u32), "{m}");
