@@ -14,6 +14,7 @@ pub mod configs;
 mod expand;
 mod memo;
 pub mod props;
+pub mod ranked;
 pub mod report;
 pub mod search;
 pub mod shard;

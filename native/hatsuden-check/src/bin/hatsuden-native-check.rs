@@ -1,12 +1,13 @@
 //! `hatsuden-native-check --config NAME [--positions|--states] [--workers N] [--checkpoint DIR
-//! [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json] [--golden FILE]`: the
-//! native model checker, printing the figures and verdict of `python -m hatsuden_rules.modelcheck`
-//! (`--golden`: and comparing them with the file's entry).
+//! [--resume]] [--max-memory SIZE] [--max-states N] [--engine bfs|ranked] [--progress] [--json]
+//! [--golden FILE]`: the native model checker, printing the figures and verdict of `python -m
+//! hatsuden_rules.modelcheck` (`--golden`: and comparing them with the file's entry). `--engine
+//! ranked` (the default for huge) is the external-memory ranked engine (`ranked.rs`).
 //!
 //! Exit codes as `hatsuden-check`: 0 OK, 1 VIOLATION, 2 TRUNCATED (or a usage error), 3
 //! UNCOVERED.
 
-use hatsuden_check::configs::{config, CONFIGS, POSITION_CONFIGS};
+use hatsuden_check::configs::{config, CONFIGS, POSITION_CONFIGS, RANKED_CONFIGS};
 use hatsuden_check::report::{format_summary, golden_mismatches, result_json};
 use hatsuden_check::{check, Options};
 use std::path::PathBuf;
@@ -16,7 +17,7 @@ fn usage(msg: &str) -> ExitCode {
     let names: Vec<&str> = CONFIGS.iter().map(|c| c.0).collect();
     eprintln!("hatsuden-native-check: {msg}");
     eprintln!(
-        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--progress] [--json] [--golden FILE] [--value]\nconfigs: {}",
+        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--engine bfs|ranked] [--progress] [--json] [--golden FILE] [--value]\nconfigs: {}",
         names.join(", ")
     );
     ExitCode::from(2)
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
     let mut json = false;
     let mut solve = false;
     let mut golden: Option<PathBuf> = None;
+    let mut engine: Option<bool> = None;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -78,6 +80,11 @@ fn main() -> ExitCode {
                 None => return usage("--max-violations needs a number"),
             },
             "--require-coverage" => opts.require_coverage = Some(true),
+            "--engine" => match value().as_deref() {
+                Some("ranked") => engine = Some(true),
+                Some("bfs") => engine = Some(false),
+                _ => return usage("--engine needs bfs or ranked"),
+            },
             "--progress" => opts.progress = true,
             "--json" => json = true,
             "--value" => solve = true,
@@ -101,6 +108,8 @@ fn main() -> ExitCode {
         (None, Some(r)) => r,
         _ => return usage("give --config NAME or --rules NOTATION"),
     };
+    // The ranked engine (external memory, exact storage) for huge; breadth-first elsewhere.
+    opts.ranked = engine.unwrap_or_else(|| RANKED_CONFIGS.contains(&name.as_deref().unwrap_or("")));
     opts.positions = positions.unwrap_or_else(|| name.as_deref().is_some_and(|n| POSITION_CONFIGS.contains(&n)));
     if solve {
         return match hatsuden_check::value::game_value(&rules) {
