@@ -120,7 +120,6 @@ def test_the_summary_and_the_golden_comparison() -> None:
     [
         (["--max-seconds", "5"], "--max-seconds"),
         (["--max-depth", "3"], "--max-depth"),
-        (["--symmetry"], "--symmetry"),
         (["--soundness"], "--soundness"),
         (["--exhaustive"], "--exhaustive"),
         (["--engine", "memory"], "--engine"),

@@ -4,6 +4,7 @@
 use crate::props::{kind_name, Problem, Props, ScoreMemo};
 use crate::search::{DETERMINISM_EVERY, SOUNDNESS_EVERY};
 use crate::store::Store;
+use crate::symmetry::{apply_mask, canonical_mask, map_move, orbit_size};
 use crate::table::{fingerprint, key_bytes, Visited, KEY_BYTES};
 use hatsuden::packed::Packer;
 use hatsuden::{new_game, Move, Rules, State};
@@ -20,6 +21,11 @@ pub(crate) struct Counts {
     pub(crate) expanded: u64,
     pub(crate) transitions: u64,
     pub(crate) soundness: u64,
+    /// The unreduced figures, each stored state weighted by its orbit's size (symmetry: every
+    /// member of an orbit has the same phase, end reason and out-degree): states, transitions,
+    /// states in CHANCE, then terminal states by end reason (`3 + EndReason`). Without symmetry,
+    /// the figures above.
+    pub(crate) unreduced: [u64; 6],
 }
 
 impl Counts {
@@ -39,6 +45,9 @@ impl Counts {
         self.expanded += o.expanded;
         self.transitions += o.transitions;
         self.soundness += o.soundness;
+        for (a, b) in self.unreduced.iter_mut().zip(&o.unreduced) {
+            *a += b;
+        }
     }
     pub(crate) fn to_vec(&self) -> Vec<u64> {
         let mut v = Vec::new();
@@ -47,6 +56,7 @@ impl Counts {
         v.extend_from_slice(&self.decided);
         v.extend_from_slice(&self.kinds);
         v.extend([self.expanded, self.transitions, self.soundness]);
+        v.extend_from_slice(&self.unreduced);
         v
     }
     pub(crate) fn from_vec(v: &[u64]) -> Counts {
@@ -58,6 +68,9 @@ impl Counts {
         c.expanded = v[30];
         c.transitions = v[31];
         c.soundness = v[32];
+        if v.len() >= 39 {
+            c.unreduced.copy_from_slice(&v[33..39]);
+        }
         c
     }
 }
@@ -118,7 +131,12 @@ pub(crate) struct Engine {
     pub(crate) props: Props,
     pub(crate) packer: Packer,
     pub(crate) positions: bool,
+    /// Store one state per orbit of the row swaps (`symmetry`).
+    pub(crate) symmetry: bool,
+    /// The stored root (its canonical image, with symmetry).
     pub(crate) root: State,
+    /// The row swaps that turn `new_game()` into `root`.
+    pub(crate) root_mask: u8,
 }
 
 impl Engine {
@@ -130,20 +148,69 @@ impl Engine {
         }
     }
 
+    /// Pack `s` as the search stores it into `out`: its canonical image with symmetry.
+    /// Returns the orbit's size and the swaps that give the image (1 and 0 without symmetry).
+    #[inline]
+    pub(crate) fn pack_stored(&self, s: &State, out: &mut [u64]) -> (u8, u8) {
+        if self.symmetry {
+            canonical_mask(&self.packer, s, out)
+        } else {
+            self.packer.pack(s, out);
+            (1, 0)
+        }
+    }
+
+    /// How many states (or positions) a stored one stands for: its orbit's size with symmetry.
+    #[inline]
+    pub(crate) fn weight(&self, s: &State) -> u64 {
+        if self.symmetry {
+            orbit_size(&self.packer, s) as u64
+        } else {
+            1
+        }
+    }
+
     /// The moves of `ranks` from the start, the stored state they reach and the full state.
     fn replay(&self, ranks: &[usize]) -> (Vec<Move>, State, State) {
+        let (moves, stored, full, _) = self.replay_from(ranks, false);
+        (moves, stored, full)
+    }
+
+    /// The real moves of the stored path `ranks` (move ranks in the stored states), the stored
+    /// state it reaches and the full state the real moves reach, seen through the same row
+    /// swaps as the stored one (so that its position is the stored one, R36), and those swaps
+    /// (bit p: player p's rows). `lenient`: stop at a rank out of range or a refused move
+    /// instead of panicking.
+    pub(crate) fn replay_from(&self, ranks: &[usize], lenient: bool) -> (Vec<Move>, State, State, u8) {
         let mut stored = self.root;
         let mut full = new_game(&self.rules, None).expect("rules");
+        // The row swaps that turn the real state into the stored one.
+        let mut mask = self.root_mask;
         let mut moves = Vec::new();
         let mut buf = Vec::new();
+        let mut scratch = vec![0u64; self.packer.words()];
         for &r in ranks {
             stored.legal_moves(&mut buf);
-            let m = buf[r];
-            moves.push(m);
-            full = full.apply(m).expect("a recorded move");
-            stored = self.stored(stored.apply(m).expect("a recorded move"));
+            let Some(&m) = buf.get(r) else {
+                assert!(lenient, "a recorded rank out of range");
+                break;
+            };
+            let real = map_move(m, stored.current_player(), mask);
+            moves.push(real);
+            match (full.apply(real), stored.apply(m)) {
+                (Ok(f), Ok(after)) => {
+                    full = f;
+                    let (_, swaps) = self.pack_stored(&after, &mut scratch);
+                    stored = self.stored(apply_mask(&after, swaps));
+                    mask ^= swaps;
+                }
+                _ => {
+                    assert!(lenient, "a recorded move refused");
+                    break;
+                }
+            }
         }
-        (moves, stored, full)
+        (moves, stored, apply_mask(&full, mask), mask)
     }
 
     /// Check and expand the states of one chunk (pass 1).
@@ -169,9 +236,15 @@ impl Engine {
             let s = self.packer.unpack(rec);
             s.legal_moves(&mut moves);
             let c = &mut r.counts;
+            let weight = self.weight(&s);
             c.expanded += 1;
+            c.unreduced[0] += weight;
             c.phases[s.phase() as usize] += 1;
+            if s.phase() == hatsuden::Phase::Chance {
+                c.unreduced[2] += weight;
+            }
             if s.is_over() {
+                c.unreduced[3 + s.end_reason() as usize] += weight;
                 c.ends[s.end_reason() as usize] += 1;
                 c.decided[self.props.decision(&s) as usize] += 1;
             }
@@ -205,7 +278,8 @@ impl Engine {
                 for (rule, msg) in problems.drain(..) {
                     r.found.push((rule.to_string(), msg, number, rank as i64));
                 }
-                self.packer.pack(&after, &mut packed); // by position: the position is packed
+                // By position: the position is packed; with symmetry, its canonical image.
+                self.pack_stored(&after, &mut packed);
                 let key = fingerprint(&packed);
                 r.dst.extend_from_slice(&key_bytes(key));
                 if keep {
@@ -215,6 +289,7 @@ impl Engine {
                 r.candidates.push(record(key, number, rank));
             }
             r.counts.transitions += degree as u64;
+            r.counts.unreduced[1] += weight * degree as u64;
             r.src.push(degree);
         }
         r
@@ -249,7 +324,7 @@ impl Engine {
             }
             let after = s.apply(moves[rank]).expect("a move applied in pass 1");
             let slot = &mut out[i * w..i * w + w];
-            self.packer.pack(&after, slot);
+            self.pack_stored(&after, slot);
             let key = fingerprint(slot);
             assert_eq!(key, record_key(r), "pass 2 rebuilt another state");
             keys.extend_from_slice(&key_bytes(key));
@@ -330,22 +405,7 @@ pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) {
 impl Engine {
     /// Like `replay`, stopping at a rank that is out of range (a refused move is still named).
     pub(crate) fn replay_lenient(&self, ranks: &[usize]) -> (Vec<Move>, State, State) {
-        let mut stored = self.root;
-        let mut full = new_game(&self.rules, None).expect("rules");
-        let mut moves = Vec::new();
-        let mut buf = Vec::new();
-        for &r in ranks {
-            stored.legal_moves(&mut buf);
-            let Some(&m) = buf.get(r) else { break };
-            moves.push(m);
-            match (full.apply(m), stored.apply(m)) {
-                (Ok(f), Ok(s)) => {
-                    full = f;
-                    stored = self.stored(s);
-                }
-                _ => break,
-            }
-        }
+        let (moves, stored, full, _) = self.replay_from(ranks, true);
         (moves, stored, full)
     }
 }

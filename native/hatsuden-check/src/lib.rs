@@ -19,8 +19,9 @@ pub mod report;
 pub mod search;
 pub mod shard;
 mod store;
+pub mod symmetry;
 mod table;
 mod termination;
 pub mod value;
 
-pub use search::{check, CheckResult, Options, Violation};
+pub use search::{check, CheckResult, Options, Unreduced, Violation};

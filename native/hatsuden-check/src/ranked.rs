@@ -28,7 +28,7 @@
 
 use crate::expand::{soundness_problems, Counts, Engine};
 use crate::props::{decision_name, phase_name, Problem, Props, ScoreMemo, KIND_NAMES};
-use crate::search::{CheckResult, Options, Violation, DETERMINISM_EVERY, SOUNDNESS_EVERY};
+use crate::search::{CheckResult, Options, Unreduced, Violation, DETERMINISM_EVERY, SOUNDNESS_EVERY};
 use crate::store::{peak_rss_bytes, rss_bytes};
 use crate::table::fingerprint;
 use hatsuden::packed::Packer;
@@ -151,7 +151,7 @@ impl Totals {
         };
         let head = nums(lines.next());
         let counts = nums(lines.next());
-        if head.len() != 7 || counts.len() != 33 {
+        if head.len() != 7 || counts.len() != 39 {
             return Err("the checkpoint's counters are damaged".into());
         }
         let layers = nums(lines.next());
@@ -339,13 +339,19 @@ impl<const R: usize> Ranked<R> {
         }
         let packer = Packer::new(rules, !opts.positions).map_err(|e| e.to_string())?;
         let root0 = new_game(rules, None).map_err(|e| e.to_string())?;
-        let engine = Engine {
+        let mut engine = Engine {
             rules: *rules,
             props: Props::new(rules, opts.positions),
             packer,
             positions: opts.positions,
-            root: if opts.positions { root0.position() } else { root0 },
+            symmetry: opts.symmetry,
+            root: root0,
+            root_mask: 0,
         };
+        let mut scratch = [0u64; R];
+        let (_, root_mask) = engine.pack_stored(&root0, &mut scratch[..R - 1]);
+        engine.root = engine.stored(crate::symmetry::apply_mask(&root0, root_mask));
+        engine.root_mask = root_mask;
         let (dir, owned) = match &opts.checkpoint {
             Some(d) => (d.clone(), false),
             None => (
@@ -354,7 +360,13 @@ impl<const R: usize> Ranked<R> {
             ),
         };
         let meta_path = dir.join("ranked.txt");
-        let identity = format!("ranked 1 rules {} positions {} words {}", rules.format(), opts.positions, R - 1);
+        let identity = format!(
+            "ranked 1 rules {} positions {} words {} symmetry {}",
+            rules.format(),
+            opts.positions,
+            R - 1,
+            opts.symmetry
+        );
         if meta_path.exists() && !opts.resume {
             return Err(format!("{} holds a checkpoint: resume it, or use another directory", dir.display()));
         }
@@ -384,7 +396,7 @@ impl<const R: usize> Ranked<R> {
             t
         } else {
             let mut words = [0u64; R];
-            me.engine.packer.pack(&me.engine.root, &mut words[..R - 1]);
+            me.engine.pack_stored(&me.engine.root, &mut words[..R - 1]);
             words[R - 1] = 0; // depths 0, 0
             append(&bucket_path(&dir, rank(&me.engine.root)), &to_bytes(&[words]))?;
             let t = Totals::default();
@@ -422,7 +434,7 @@ impl<const R: usize> Ranked<R> {
             if opts.progress {
                 let secs = clock.elapsed().as_secs_f64();
                 eprintln!(
-                    "bucket {:<22} part {:>4}  records {:>12}  distinct {:>12}  positions {:>14}  transitions {:>15}  {:>9.0}/s  rss {:>6} MB  peak {:>6} MB  disk {:>7} MB  total {:>8.1} s",
+                    "bucket {:<22} part {:>4}  records {:>12}  distinct {:>12}  stored {:>14}  transitions {:>15}  {:>9.0}/s  rss {:>6} MB  peak {:>6} MB  disk {:>7} MB  total {:>8.1} s",
                     rank_parts(next.bucket),
                     next.part.map_or("-".to_string(), |p| p.to_string()),
                     raw,
@@ -448,9 +460,9 @@ impl<const R: usize> Ranked<R> {
         }
         if opts.progress {
             eprintln!(
-                "ranked: {} positions in {} orbits, {} parts, peak disk {} MB, {:.1} bytes/position on disk at the peak",
+                "ranked: {} states (positions) stored, {} unreduced, {} parts, peak disk {} MB, {:.1} bytes/stored state on disk at the peak",
                 totals.positions,
-                totals.orbits,
+                totals.counts.unreduced[0],
                 totals.parts,
                 totals.peak_disk >> 20,
                 totals.peak_disk as f64 / totals.positions.max(1) as f64
@@ -619,24 +631,32 @@ impl<const R: usize> Ranked<R> {
                 ));
                 return o;
             }
-            let weight = 1u64;
-            o.positions += weight;
+            // With symmetry, `s` is the canonical image of its orbit: the counts are of stored
+            // states (orbits), as the breadth-first engine's, and `unreduced` weights each by its
+            // orbit's size.
+            let weight = e.weight(&s);
+            o.positions += 1;
             o.max_depth = o.max_depth.max(dmin);
             o.longest = o.longest.max(dmax);
             if o.layers.len() <= dmin as usize {
                 o.layers.resize(dmin as usize + 1, 0);
             }
-            o.layers[dmin as usize] += weight;
+            o.layers[dmin as usize] += 1;
             s.legal_moves(&mut moves);
             let c = &mut o.counts;
-            c.expanded += weight;
-            c.phases[s.phase() as usize] += weight;
+            c.expanded += 1;
+            c.unreduced[0] += weight;
+            c.phases[s.phase() as usize] += 1;
+            if s.phase() == Phase::Chance {
+                c.unreduced[2] += weight;
+            }
             if s.is_over() {
-                c.ends[s.end_reason() as usize] += weight;
-                c.decided[e.props.decision(&s) as usize] += weight;
+                c.unreduced[3 + s.end_reason() as usize] += weight;
+                c.ends[s.end_reason() as usize] += 1;
+                c.decided[e.props.decision(&s) as usize] += 1;
             }
             for m in &moves {
-                c.kinds[m.kind_rank() as usize] += weight;
+                c.kinds[m.kind_rank() as usize] += 1;
             }
             problems.clear();
             MEMO.with(|memo| e.props.state_violations_memo(&s, &moves, &mut memo.borrow_mut(), &mut problems));
@@ -651,7 +671,8 @@ impl<const R: usize> Ranked<R> {
                         continue;
                     }
                 };
-                o.counts.transitions += weight;
+                o.counts.transitions += 1;
+                o.counts.unreduced[1] += weight;
                 let determinism = (number + i as u64) % DETERMINISM_EVERY == 0;
                 e.props.transition_violations(&s, m, &after, determinism, &mut problems);
                 if e.positions {
@@ -672,7 +693,7 @@ impl<const R: usize> Ranked<R> {
                     return o;
                 }
                 let mut words = [0u64; R];
-                e.packer.pack(&stored, &mut words[..R - 1]);
+                e.pack_stored(&stored, &mut words[..R - 1]);
                 words[R - 1] = (dmin + 1) << 32 | (dmax + 1);
                 o.succ.push((ra, words));
             }
@@ -843,5 +864,15 @@ fn finish(
         stopped_by,
         layer_sizes: t.layers.clone(),
         packed_words: words,
+        symmetry: opts.symmetry,
+        unreduced: opts.symmetry.then(|| {
+            let u = &counts.unreduced;
+            let terminal_by_reason = [(1usize, "FINAL_TURN"), (2, "STALL")]
+                .iter()
+                .filter(|(k, _)| u[3 + k] > 0)
+                .map(|(k, name)| (name.to_string(), u[3 + k]))
+                .collect();
+            Unreduced { states: u[0], transitions: u[1], terminal_by_reason, chance_nodes: u[2] }
+        }),
     }
 }

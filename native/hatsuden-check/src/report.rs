@@ -69,6 +69,9 @@ pub fn format_summary(r: &CheckResult) -> String {
         format!("peak memory       {} MB", thousands(r.peak_memory_mb as u64)),
         "checks            every check on every state and transition (native: R35 and R29 on all)".into(),
     ];
+    if let Some(u) = &r.unreduced {
+        lines.extend(unreduced_lines(u, r.positions));
+    }
     if r.positions {
         lines.push(format!(
             "identity          positions (turn logs and known cards dropped; soundness checked on {} states, known cards step by step)",
@@ -117,6 +120,45 @@ pub fn format_summary(r: &CheckResult) -> String {
         other => format!("result: {other}"),
     });
     lines.join("\n")
+}
+
+/// The lines of the summary that give the unreduced figures of a search with symmetry.
+fn unreduced_lines(u: &crate::search::Unreduced, positions: bool) -> Vec<String> {
+    let by_reason: Vec<String> = u.terminal_by_reason.iter().map(|(k, n)| format!("{k} {}", thousands(*n))).collect();
+    let terminal: u64 = u.terminal_by_reason.values().sum();
+    vec![
+        format!(
+            "symmetry          one {} per orbit of the row swaps (a player's two cities are interchangeable); unreduced, by orbit sizes:",
+            if positions { "position" } else { "state" }
+        ),
+        format!("  {}   {}", if positions { "positions" } else { "states   " }, thousands(u.states)),
+        format!("  transitions {}", thousands(u.transitions)),
+        format!(
+            "  terminal    {}{}",
+            thousands(terminal),
+            if by_reason.is_empty() { String::new() } else { format!("  ({})", by_reason.join(", ")) }
+        ),
+        format!("  chance      {}", thousands(u.chance_nodes)),
+    ]
+}
+
+/// The unreduced figures as JSON (`null` without symmetry).
+fn unreduced_json(u: Option<&crate::search::Unreduced>) -> String {
+    match u {
+        None => "null".into(),
+        Some(u) => {
+            let terminal: u64 = u.terminal_by_reason.values().sum();
+            let by_reason: Vec<String> =
+                u.terminal_by_reason.iter().map(|(k, n)| format!("{}: {n}", json_str(&k.to_lowercase()))).collect();
+            format!(
+                "{{\"states\": {}, \"transitions\": {}, \"terminal_states\": {terminal}, \"terminal_by_reason\": {{{}}}, \"chance_nodes\": {}}}",
+                u.states,
+                u.transitions,
+                by_reason.join(", "),
+                u.chance_nodes
+            )
+        }
+    }
 }
 
 fn json_str(s: &str) -> String {
@@ -202,7 +244,7 @@ pub fn result_json(r: &CheckResult) -> String {
     };
     let layers: Vec<String> = r.layer_sizes.iter().map(|x| x.to_string()).collect();
     format!(
-        "{{\"result\": {}, \"states\": {}, \"transitions\": {}, \"terminal_states\": {terminal}, \"terminal_by_reason\": {{{}}}, \"chance_nodes\": {}, \"max_depth\": {}, \"longest_game\": {}, \"seconds\": {}, \"states_per_second\": {}, \"peak_memory_mb\": {}, \"rules\": {}, \"violations\": [{}], \"unreached\": [{}], \"coverage_required\": {}, \"events\": {{{}}}, \"exhaustive\": true, \"positions\": {}, \"engine\": \"native\", \"workers\": {}, \"soundness_checked\": {}, \"collision_probability\": {}, \"collision_bound\": {}, \"fingerprint_bits\": {FINGERPRINT_BITS}, \"table_bytes\": {}, \"stopped_by\": {}, \"layer_sizes\": [{}], \"packed_words\": {}}}",
+        "{{\"result\": {}, \"states\": {}, \"transitions\": {}, \"terminal_states\": {terminal}, \"terminal_by_reason\": {{{}}}, \"chance_nodes\": {}, \"max_depth\": {}, \"longest_game\": {}, \"seconds\": {}, \"states_per_second\": {}, \"peak_memory_mb\": {}, \"rules\": {}, \"violations\": [{}], \"unreached\": [{}], \"coverage_required\": {}, \"events\": {{{}}}, \"exhaustive\": true, \"positions\": {}, \"engine\": \"native\", \"workers\": {}, \"soundness_checked\": {}, \"collision_probability\": {}, \"collision_bound\": {}, \"fingerprint_bits\": {FINGERPRINT_BITS}, \"table_bytes\": {}, \"stopped_by\": {}, \"layer_sizes\": [{}], \"packed_words\": {}, \"symmetry\": {}, \"orbits\": {}, \"unreduced\": {}}}",
         json_str(&r.result),
         r.states,
         r.transitions,
@@ -227,14 +269,25 @@ pub fn result_json(r: &CheckResult) -> String {
         r.stopped_by.as_deref().map(json_str).unwrap_or_else(|| "null".into()),
         layers.join(", "),
         r.packed_words,
+        r.symmetry,
+        if r.symmetry { r.states.to_string() } else { "null".into() },
+        unreduced_json(r.unreduced.as_ref()),
     )
 }
 
 /// How a complete result differs from its golden entry (an entry of `configs` in
 /// `tests/golden/modelcheck.json`): states or positions, transitions, terminal states by end
-/// reason, chance nodes, max depth and longest game. Empty when they are all equal.
+/// reason, chance nodes, max depth and longest game. Empty when they are all equal. A result of a
+/// search with symmetry is compared by its unreduced figures (the golden counts every state).
 pub fn golden_mismatches(r: &CheckResult, entry: &Json) -> Vec<String> {
     let mut out = Vec::new();
+    let mut r = r.clone();
+    if let Some(u) = r.unreduced.clone() {
+        r.states = u.states;
+        r.transitions = u.transitions;
+        r.terminal_by_reason = u.terminal_by_reason;
+        r.chance_nodes = u.chance_nodes;
+    }
     let int = |key: &str| entry.get(key).and_then(Json::as_int).map(|v| v as u64);
     let mut expect = |what: &str, got: Option<u64>, want: Option<u64>| {
         if got != want {

@@ -68,6 +68,9 @@ pub struct Options {
     /// Stop (TRUNCATED) after the layer of this depth (the breadth-first engine only; the
     /// ranked engine uses it to find its shortest counterexamples).
     pub max_depth: Option<u64>,
+    /// Store one state (or position) per orbit of the row swaps ([`crate::symmetry`]): `states`
+    /// then counts orbits, and [`CheckResult::unreduced`] gives the figures of the full search.
+    pub symmetry: bool,
 }
 
 impl Default for Options {
@@ -84,6 +87,7 @@ impl Default for Options {
             require_coverage: None,
             ranked: false,
             max_depth: None,
+            symmetry: false,
         }
     }
 }
@@ -97,6 +101,20 @@ pub struct Violation {
     pub message: String,
     /// The moves, in notation.
     pub path: Vec<String>,
+}
+
+/// The figures of the unreduced search, from a search with symmetry: each stored state counted
+/// as many times as its orbit has members (they share their phase, end reason and out-degree).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreduced {
+    /// States (or positions).
+    pub states: u64,
+    /// Transitions.
+    pub transitions: u64,
+    /// Terminal states by end reason (Python names).
+    pub terminal_by_reason: BTreeMap<String, u64>,
+    /// States in CHANCE.
+    pub chance_nodes: u64,
 }
 
 /// What a check found (the fields of the Python `CheckResult`).
@@ -148,6 +166,10 @@ pub struct CheckResult {
     pub layer_sizes: Vec<u64>,
     /// Words per packed state.
     pub packed_words: usize,
+    /// One state per orbit of the row swaps was stored: `states` counts orbits.
+    pub symmetry: bool,
+    /// With symmetry: the figures of the unreduced search.
+    pub unreduced: Option<Unreduced>,
 }
 
 impl CheckResult {
@@ -177,13 +199,20 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let packer = Packer::new(rules, !opts.positions).map_err(|e| e.to_string())?;
     let w = packer.words();
     let root0 = new_game(rules, None).map_err(|e| e.to_string())?;
-    let engine = Engine {
+    let mut engine = Engine {
         rules: *rules,
         props,
         packer,
         positions: opts.positions,
-        root: if opts.positions { root0.position() } else { root0 },
+        symmetry: opts.symmetry,
+        root: root0,
+        root_mask: 0,
     };
+    let mut root_packed = vec![0u64; w];
+    let (_, root_mask) = engine.pack_stored(&root0, &mut root_packed);
+    engine.root = engine.stored(crate::symmetry::apply_mask(&root0, root_mask));
+    engine.root_mask = root_mask;
+    let engine = engine;
     let (dir, owned) = match &opts.checkpoint {
         Some(d) => (d.clone(), false),
         None => {
@@ -196,7 +225,10 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         }
     };
     let meta_path = dir.join("meta.txt");
-    let identity = format!("format 1 rules {} positions {} words {w}", rules.format(), opts.positions);
+    let mut identity = format!("format 1 rules {} positions {} words {w}", rules.format(), opts.positions);
+    if opts.symmetry {
+        identity += " symmetry";
+    }
     if meta_path.exists() && !opts.resume {
         return Err(format!("{} holds a checkpoint: resume it, or use another directory", dir.display()));
     }
@@ -268,8 +300,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             done += count as u64;
         }
     } else {
-        let mut packed = vec![0u64; w];
-        engine.packer.pack(&engine.root, &mut packed);
+        let packed = root_packed;
         let key = fingerprint(&packed);
         visited.merge(&[key]);
         store = Store {
@@ -610,6 +641,16 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         stopped_by,
         layer_sizes,
         packed_words: w,
+        symmetry: opts.symmetry,
+        unreduced: opts.symmetry.then(|| {
+            let u = &counts.unreduced;
+            let terminal_by_reason = [(1usize, "FINAL_TURN"), (2, "STALL")]
+                .iter()
+                .filter(|(k, _)| u[3 + k] > 0)
+                .map(|(k, name)| (name.to_string(), u[3 + k]))
+                .collect();
+            Unreduced { states: u[0], transitions: u[1], terminal_by_reason, chance_nodes: u[2] }
+        }),
     };
     if store.owned {
         drop(store.out);

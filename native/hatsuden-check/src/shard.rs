@@ -558,5 +558,7 @@ pub fn summarize(s: Summary) -> CheckResult {
         stopped_by: s.stopped_by,
         layer_sizes: s.layer_sizes,
         packed_words: Packer::new(&s.rules, !s.positions).map(|p| p.words()).unwrap_or(0),
+        symmetry: false,
+        unreduced: None,
     }
 }

@@ -180,13 +180,32 @@ pub(crate) fn termination(
 }
 
 /// A cycle as the shortest path to its first state, then the loop (R25).
+///
+/// With symmetry the stored loop may lead from a state to another member of its orbit: the
+/// real moves then come back to the first state after the loop is walked twice (every row swap
+/// is its own inverse), so the loop is repeated until the real state repeats.
 pub(crate) fn cycle_violation(engine: &Engine, store: &Store, cycle: &[(u64, usize)]) -> Violation {
-    let mut ranks = store.ranks_to(cycle[0].0);
-    ranks.extend(cycle.iter().map(|&(_, r)| r));
+    // The real position a path of ranks reaches (the full state it returns is seen through the
+    // swaps it returns).
+    let real = |ranks: &[usize]| {
+        let (_, _, full, mask) = engine.replay_from(ranks, true);
+        crate::symmetry::apply_mask(&full, mask).position()
+    };
+    let prefix = store.ranks_to(cycle[0].0);
+    let start = real(&prefix);
+    let mut ranks = prefix;
+    let mut length = 0;
+    for _ in 0..2 {
+        ranks.extend(cycle.iter().map(|&(_, r)| r));
+        length += cycle.len();
+        if real(&ranks) == start {
+            break;
+        }
+    }
     let (moves, _, _) = engine.replay_lenient(&ranks);
     Violation {
         rule: "R25".into(),
-        message: format!("a cycle of {} moves: the game need not end", cycle.len()),
+        message: format!("a cycle of {length} moves: the game need not end"),
         path: moves.iter().map(|m| m.format()).collect(),
     }
 }

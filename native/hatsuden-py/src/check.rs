@@ -21,12 +21,15 @@ use crate::{guard, input_error, notation_error};
 /// Run the native model checker on the rule set `rules` (notation) and return its result as
 /// the JSON text of `hatsuden-native-check --json`.
 ///
+/// `symmetry`: store one state (or position) per orbit of the row swaps; the document then
+/// adds `orbits` (= `states`) and the `unreduced` figures weighted by orbit sizes.
+///
 /// Raises `NotationError` for malformed rules and `InvalidInputError` for an option the run
 /// refuses (a directory that already holds a checkpoint, a checkpoint of other rules, ...).
 #[pyfunction]
 #[pyo3(signature = (
     rules, *, positions, workers=1, max_states=None, max_memory=None, checkpoint=None,
-    resume=false, max_violations=10, progress=false, require_coverage=None,
+    resume=false, max_violations=10, progress=false, require_coverage=None, symmetry=false,
 ))]
 #[allow(clippy::too_many_arguments, clippy::needless_update)]
 pub fn model_check(
@@ -41,6 +44,7 @@ pub fn model_check(
     max_violations: usize,
     progress: bool,
     require_coverage: Option<bool>,
+    symmetry: bool,
 ) -> PyResult<String> {
     guard(py, || {
         let rules = parse_rules(rules).map_err(|e| notation_error(py, &e, rules, false))?;
@@ -60,6 +64,7 @@ pub fn model_check(
             max_violations,
             progress,
             require_coverage,
+            symmetry,
             // Options added to the engine later keep their defaults here.
             ..Options::default()
         };

@@ -49,6 +49,7 @@ pub mod observe;
 pub mod packed;
 pub mod records;
 mod rng;
+mod rowswap;
 mod rules;
 mod scan;
 mod score;

@@ -123,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--symmetry",
         action="store_true",
         help="explore one state per orbit of the row swaps (a player's two cities are"
-        " interchangeable); counterexamples are still real move sequences",
+        " interchangeable); counterexamples are still real move sequences; with --core native"
+        " also by position, and the exact unreduced figures (by orbit sizes) are reported too",
     )
     run.add_argument(
         "--exhaustive",

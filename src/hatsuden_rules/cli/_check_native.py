@@ -2,12 +2,18 @@
 
 The options keep their meaning where they apply (``--config``, the rule flags, ``--positions``,
 ``--workers``, ``--checkpoint``/``--resume``, ``--max-memory``, ``--max-states``,
-``--max-violations``, ``--require-coverage``, ``--json``, ``--value``, ``--golden``,
-``--no-tests``, ``--quiet``), with the same verdicts, exit codes, reports and ready-to-paste
-tests as the Python core; an option of the Python core only is refused with a one-line error,
-never ignored. The native package missing is a one-line error naming its install command.
+``--max-violations``, ``--require-coverage``, ``--symmetry``, ``--json``, ``--value``,
+``--golden``, ``--no-tests``, ``--quiet``), with the same verdicts, exit codes, reports and
+ready-to-paste tests as the Python core; an option of the Python core only is refused with a
+one-line error, never ignored. The native package missing is a one-line error naming its
+install command.
 ``--backend ray [--address ADDR]`` runs the search on Ray actors (`modelcheck._ray`), in a Ray
 session of ``--workers`` CPUs or on the cluster at ``ADDR``.
+
+``--symmetry`` means what it means on the Python core (one state per orbit of the row swaps,
+``states`` counts orbits, counterexamples are real move sequences) and also works by position;
+the native core adds the exact figures of the unreduced search, weighted by orbit sizes (the
+``unreduced`` lines of the summary, the ``orbits`` and ``unreduced`` keys of ``--json``).
 """
 
 from __future__ import annotations
@@ -36,7 +42,6 @@ __all__ = ["PYTHON_ONLY", "run_native"]
 PYTHON_ONLY: dict[str, tuple[str, str]] = {
     "max_depth": ("--max-depth", "the native search has no depth limit: use --max-states"),
     "max_seconds": ("--max-seconds", "the native search has no time limit: use --max-states"),
-    "symmetry": ("--symmetry", "the native core explores every state"),
     "soundness": ("--soundness", "the native core checks soundness on 1 position in 256"),
     "exhaustive": (
         "--exhaustive",
@@ -85,7 +90,11 @@ def run_native(args: argparse.Namespace) -> int:
     if args.address is not None and args.backend != "ray":
         return _error("--address needs --backend ray")
     if args.backend == "ray":
-        for flag, given in (("--max-memory", args.max_memory), ("--value", args.value or None)):
+        for flag, given in (
+            ("--max-memory", args.max_memory),
+            ("--value", args.value or None),
+            ("--symmetry", args.symmetry or None),
+        ):
             if given is not None:
                 return _error(f"{flag} does not apply to --backend ray (it runs on one machine)")
     try:
@@ -112,6 +121,7 @@ def run_native(args: argparse.Namespace) -> int:
                 max_violations=args.max_violations,
                 progress=not args.quiet,
                 require_coverage=True if args.require_coverage else None,
+                symmetry=args.symmetry,
             )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
@@ -130,7 +140,7 @@ def run_native(args: argparse.Namespace) -> int:
         data.update({key: document[key] for key in NATIVE_EXTRAS if key in document})
         _emit(json.dumps(data, indent=2))
     else:
-        _emit(format_summary(result, tests=not args.no_tests))
+        _emit(_with_symmetry(format_summary(result, tests=not args.no_tests), document))
     code = EXIT_CODES[result.result]
     if result.result == "TRUNCATED" and args.checkpoint is not None:
         print(
@@ -143,6 +153,27 @@ def run_native(args: argparse.Namespace) -> int:
 
         return _compare_golden(result, args.golden, args.config)
     return code
+
+
+def _with_symmetry(summary: str, document: dict[str, Any]) -> str:
+    """`summary` with the unreduced figures of a run with symmetry, after the longest game."""
+    unreduced = document.get("unreduced")
+    if not document.get("symmetry") or not unreduced:
+        return summary
+    identity = "positions" if document["positions"] else "states"
+    by_reason = ", ".join(f"{k.upper()} {n:,}" for k, n in unreduced["terminal_by_reason"].items())
+    extra = [
+        f"symmetry          {document['orbits']:,} orbits of the row swaps (a player's two cities"
+        " are interchangeable); the unreduced search, by orbit sizes:",
+        f"  {identity:<11} {unreduced['states']:,}",
+        f"  transitions {unreduced['transitions']:,}",
+        f"  terminal    {unreduced['terminal_states']:,}"
+        + (f"  ({by_reason})" if by_reason else ""),
+        f"  chance      {unreduced['chance_nodes']:,}",
+    ]
+    lines = summary.split("\n")
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("longest game")), 0)
+    return "\n".join([*lines[:at], *extra, *lines[at:]])
 
 
 def _ray_document(args: argparse.Namespace, rules: Rules, positions: bool) -> dict[str, Any]:

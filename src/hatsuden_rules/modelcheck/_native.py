@@ -34,7 +34,15 @@ __all__ = [
 ]
 
 #: The keys of the native checker's JSON document that `result_dict` does not have.
-NATIVE_EXTRAS = ("fingerprint_bits", "layer_sizes", "packed_words", "bytes_sent")
+NATIVE_EXTRAS = (
+    "fingerprint_bits",
+    "layer_sizes",
+    "packed_words",
+    "bytes_sent",
+    "symmetry",
+    "orbits",
+    "unreduced",
+)
 
 #: How often the waiting thread wakes up to let a Ctrl-C through (seconds).
 _POLL = 0.2
@@ -124,13 +132,16 @@ def native_check(
     max_violations: int = 10,
     progress: bool = False,
     require_coverage: bool | None = None,
+    symmetry: bool = False,
 ) -> CheckResult:
     """Check `rules` with the native model checker; the arguments are those of `check`.
 
     R29 (`score()`) is checked on every state, R35 (determinism) re-applies 1 transition in
     16, every other check runs on every state and transition. Without `checkpoint` the run's
     files go into a temporary directory, removed at the end. `progress` prints a line per layer
-    on stderr (from Rust).
+    on stderr (from Rust). `symmetry` stores one state (or position) per orbit of the row swaps:
+    the result's `states` then counts orbits, as `check(..., symmetry=True)` does (the unreduced
+    figures are in the JSON document of `native_check_document`).
 
     Raises:
         NativeUnavailableError: The native package is not installed (the message names
@@ -148,6 +159,7 @@ def native_check(
         max_violations=max_violations,
         progress=progress,
         require_coverage=require_coverage,
+        symmetry=symmetry,
     )
     return result_from_json(document, rules)
 

@@ -1,8 +1,10 @@
 //! `hatsuden-native-check --config NAME [--positions|--states] [--workers N] [--checkpoint DIR
-//! [--resume]] [--max-memory SIZE] [--max-states N] [--engine bfs|ranked] [--progress] [--json]
-//! [--golden FILE]`: the native model checker, printing the figures and verdict of `python -m
-//! hatsuden_rules.modelcheck` (`--golden`: and comparing them with the file's entry). `--engine
-//! ranked` (the default for huge) is the external-memory ranked engine (`ranked.rs`).
+//! [--resume]] [--max-memory SIZE] [--max-states N] [--engine bfs|ranked] [--symmetry] [--progress]
+//! [--json] [--golden FILE]`: the native model checker, printing the figures and verdict of
+//! `python -m hatsuden_rules.modelcheck` (`--golden`: and comparing them with the file's entry;
+//! with `--symmetry`, one state or position per orbit of the row swaps is stored, and the
+//! unreduced figures, weighted by orbit sizes, are the ones compared). `--engine ranked` (the
+//! default for huge) is the external-memory ranked engine (`ranked.rs`).
 //!
 //! Exit codes as `hatsuden-check`: 0 OK, 1 VIOLATION, 2 TRUNCATED (or a usage error), 3
 //! UNCOVERED.
@@ -17,7 +19,7 @@ fn usage(msg: &str) -> ExitCode {
     let names: Vec<&str> = CONFIGS.iter().map(|c| c.0).collect();
     eprintln!("hatsuden-native-check: {msg}");
     eprintln!(
-        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--engine bfs|ranked] [--progress] [--json] [--golden FILE] [--value]\nconfigs: {}",
+        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--engine bfs|ranked] [--symmetry] [--progress] [--json] [--golden FILE] [--value]\nconfigs: {}",
         names.join(", ")
     );
     ExitCode::from(2)
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
                 Some("bfs") => engine = Some(false),
                 _ => return usage("--engine needs bfs or ranked"),
             },
+            "--symmetry" => opts.symmetry = true,
             "--progress" => opts.progress = true,
             "--json" => json = true,
             "--value" => solve = true,

@@ -131,8 +131,13 @@ def model_check(
     max_violations: int = 10,
     progress: bool = False,
     require_coverage: bool | None = None,
+    symmetry: bool = False,
 ) -> str:
-    """The native model check of `rules` (notation), as the JSON of ``hatsuden-native-check``."""
+    """The native model check of `rules` (notation), as the JSON of ``hatsuden-native-check``.
+
+    `symmetry`: one state (or position) per orbit of the row swaps; ``states`` counts orbits and
+    ``unreduced`` gives the figures of the full search, weighted by orbit sizes.
+    """
 
 def game_value(rules: str) -> tuple[str, int]:
     """P(player 0 wins) under perfect play and information (a fraction's text), and positions."""
