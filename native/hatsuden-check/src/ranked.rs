@@ -422,7 +422,8 @@ impl<const R: usize> Ranked<R> {
                 continue;
             }
             let raw = next.bytes / rec;
-            let distinct = me.process(&next, &mut totals, opts)?;
+            let before = totals.orbits;
+            let distinct = me.process(&next, &mut totals, opts)? - before;
             totals.seconds = elapsed_before + start.elapsed().as_secs_f64();
             totals.peak_disk = me.peak_disk;
             totals.parts += 1;
