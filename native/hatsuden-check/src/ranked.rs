@@ -32,7 +32,7 @@ use crate::search::{CheckResult, Options, Unreduced, Violation, DETERMINISM_EVER
 use crate::store::{peak_rss_bytes, rss_bytes};
 use crate::table::fingerprint;
 use hatsuden::packed::Packer;
-use hatsuden::{new_game, Move, Phase, Pending, Rules, State, FACE_DOWN};
+use hatsuden::{new_game, Move, Pending, Phase, Rules, State, FACE_DOWN};
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -327,7 +327,8 @@ fn read_records<const R: usize>(path: &Path) -> Result<Vec<[u64; R]>, String> {
 }
 
 fn append(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut f = OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut f =
+        OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     f.write_all(bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -355,7 +356,11 @@ impl<const R: usize> Ranked<R> {
         let (dir, owned) = match &opts.checkpoint {
             Some(d) => (d.clone(), false),
             None => (
-                std::env::temp_dir().join(format!("hatsuden-ranked-{}-{}", std::process::id(), start.elapsed().as_nanos())),
+                std::env::temp_dir().join(format!(
+                    "hatsuden-ranked-{}-{}",
+                    std::process::id(),
+                    start.elapsed().as_nanos()
+                )),
                 true,
             ),
         };
@@ -455,7 +460,8 @@ impl<const R: usize> Ranked<R> {
         if !totals.found.is_empty() {
             violations = shortest_counterexamples(rules, opts, &totals)?;
         }
-        let result = finish(rules, opts, &totals, violations, stopped_by, truncated, R - 1, peak, elapsed_before, start);
+        let result =
+            finish(rules, opts, &totals, violations, stopped_by, truncated, R - 1, peak, elapsed_before, start);
         if owned {
             let _ = fs::remove_dir_all(&dir);
         }

@@ -104,8 +104,7 @@ fn a_checkpointed_run_with_symmetry_resumes_to_the_same_result() {
     let rules = config("small").unwrap();
     let dir = std::env::temp_dir().join(format!("hatsuden-check-symmetry-resume-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let opts =
-        Options { checkpoint: Some(dir.clone()), max_states: Some(4_000), symmetry: true, ..Options::default() };
+    let opts = Options { checkpoint: Some(dir.clone()), max_states: Some(4_000), symmetry: true, ..Options::default() };
     let cut = check(&rules, &opts).unwrap();
     assert_eq!(cut.result, "TRUNCATED");
     // A checkpoint with symmetry is not resumed without it (another identity).
