@@ -872,6 +872,7 @@ fn finish(
         layer_sizes: t.layers.clone(),
         packed_words: words,
         symmetry: opts.symmetry,
+        ranked: true,
         unreduced: opts.symmetry.then(|| {
             let u = &counts.unreduced;
             let terminal_by_reason = [(1usize, "FINAL_TURN"), (2, "STALL")]

@@ -170,6 +170,8 @@ pub struct CheckResult {
     pub symmetry: bool,
     /// With symmetry: the figures of the unreduced search.
     pub unreduced: Option<Unreduced>,
+    /// Whether the ranked engine ran ([`crate::ranked`]): exact storage, no fingerprints.
+    pub ranked: bool,
 }
 
 impl CheckResult {
@@ -642,6 +644,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         layer_sizes,
         packed_words: w,
         symmetry: opts.symmetry,
+        ranked: false,
         unreduced: opts.symmetry.then(|| {
             let u = &counts.unreduced;
             let terminal_by_reason = [(1usize, "FINAL_TURN"), (2, "STALL")]

@@ -42,6 +42,7 @@ NATIVE_EXTRAS = (
     "symmetry",
     "orbits",
     "unreduced",
+    "native_engine",
 )
 
 #: How often the waiting thread wakes up to let a Ctrl-C through (seconds).
