@@ -78,10 +78,10 @@ verify-big: $(STAMP) ## Every reachable state of the large configuration (all fo
 HUGE_CHECKPOINT := $(VENV)/verify-huge
 HUGE_NATIVE_CHECKPOINT := $(VENV)/verify-huge-native
 NATIVE_CHECK := native/target/release/hatsuden-native-check
-verify-huge: ## Every reachable position of the huge configuration (two-card hands, duplicates, all four tech cards): the native checker on both cores, resumable (run it again to continue from the last layer).
+verify-huge: ## Every reachable position of the huge configuration (two-card hands, duplicates, all four tech cards): the native ranked engine (exact storage, files on disk) with the row-swap symmetry on both cores, resumable (run it again to continue from the last part).
 	cd native && cargo build --release --quiet -p hatsuden-check
-	$(NATIVE_CHECK) --config huge --workers 2 --max-memory 20G --progress \
-		--checkpoint $(HUGE_NATIVE_CHECKPOINT) $$(test -f $(HUGE_NATIVE_CHECKPOINT)/meta.txt && echo --resume) \
+	$(NATIVE_CHECK) --config huge --engine ranked --symmetry --workers 2 --max-memory 20G --progress \
+		--checkpoint $(HUGE_NATIVE_CHECKPOINT) $$(test -f $(HUGE_NATIVE_CHECKPOINT)/ranked.txt && echo --resume) \
 		--golden tests/golden/modelcheck.json
 	rm -rf $(HUGE_NATIVE_CHECKPOINT)
 
@@ -148,9 +148,10 @@ native-check: $(STAMP) native ## cargo fmt, clippy and test; the checker with th
 	cd $(NATIVE_TMP) && PATH="$$PWD/venv/bin:$$PATH" hatsuden-conformance --adapter hatsuden-native-adapter
 	rm -rf $(NATIVE_TMP)
 
-verify-native-check: $(STAMP) native ## Both model checkers (--core python and native) on medium and medium-place-at-once: the same figures, events and verdicts (minutes each in Python); the native --symmetry on medium, large, choice and two variants gives the golden figures.
+verify-native-check: $(STAMP) native ## Both model checkers (--core python and native) on medium and medium-place-at-once: the same figures, events and verdicts (minutes each in Python); the native --symmetry on medium, large, choice and two variants gives the golden figures; the native ranked and breadth-first engines agree on large and choice.
 	$(PY) -m tests.native.check_compare medium medium-place-at-once --workers 2
 	cd native && cargo test --release -p hatsuden-check --test symmetry -- --ignored
+	cd native && cargo test --release --quiet -p hatsuden-check --test ranked -- --ignored
 
 verify-native-ray: $(STAMP) native ## The Ray backend (--core native --backend ray) on choice with 1, 2 and 4 workers on a local Ray: identical to one process; bytes sent and time per state.
 	$(PY) -m tests.native.verify_ray choice --workers 1 2 4

@@ -54,6 +54,10 @@ pub const CONFIGS: &[(&str, Rules)] = &[
 /// The configurations searched by position by default (`_configs.POSITION_CONFIGS`).
 pub const POSITION_CONFIGS: &[&str] = &["choice", "huge"];
 
+/// The configurations checked by the ranked engine by default (`--engine ranked`, issue 21
+/// §2): their visited set does not fit in memory.
+pub const RANKED_CONFIGS: &[&str] = &["huge"];
+
 /// The rule set of a named configuration.
 pub fn config(name: &str) -> Option<Rules> {
     CONFIGS.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)

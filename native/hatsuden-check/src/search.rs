@@ -62,6 +62,12 @@ pub struct Options {
     pub progress: bool,
     /// Whether unreached required events fail the check (None: for the named configurations).
     pub require_coverage: Option<bool>,
+    /// Use the ranked engine ([`crate::ranked`]): external memory, exact storage, in the order
+    /// of a ranking function (issue 21 §2).
+    pub ranked: bool,
+    /// Stop (TRUNCATED) after the layer of this depth (the breadth-first engine only; the
+    /// ranked engine uses it to find its shortest counterexamples).
+    pub max_depth: Option<u64>,
     /// Store one state (or position) per orbit of the row swaps ([`crate::symmetry`]): `states`
     /// then counts orbits, and [`CheckResult::unreduced`] gives the figures of the full search.
     pub symmetry: bool,
@@ -83,6 +89,8 @@ impl Default for Options {
             max_violations: 10,
             progress: false,
             require_coverage: None,
+            ranked: false,
+            max_depth: None,
             symmetry: false,
             successor_budget: None,
         }
@@ -167,6 +175,8 @@ pub struct CheckResult {
     pub symmetry: bool,
     /// With symmetry: the figures of the unreduced search.
     pub unreduced: Option<Unreduced>,
+    /// Whether the ranked engine ran ([`crate::ranked`]): exact storage, no fingerprints.
+    pub ranked: bool,
 }
 
 impl CheckResult {
@@ -182,6 +192,9 @@ impl CheckResult {
 
 /// Explore every state (or position) reachable from `new_game(rules)` and check it.
 pub fn check(rules: &Rules, opts: &Options) -> Result<CheckResult, String> {
+    if opts.ranked {
+        return crate::ranked::check_ranked(rules, opts, crate::ranked::rank);
+    }
     let start = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.workers.max(1)).build().map_err(|e| e.to_string())?;
     pool.install(|| run(rules, opts, start))
@@ -520,6 +533,10 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 break;
             }
         }
+        if opts.max_depth.is_some_and(|d| depth > d) {
+            stopped_by = Some("the depth limit".into());
+            break;
+        }
     }
     let truncated = stopped_by.is_some();
     // Counterexamples: the shortest path to the state, and the move.
@@ -632,6 +649,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         layer_sizes,
         packed_words: w,
         symmetry: opts.symmetry,
+        ranked: false,
         unreduced: opts.symmetry.then(|| {
             let u = &counts.unreduced;
             let terminal_by_reason = [(1usize, "FINAL_TURN"), (2, "STALL")]

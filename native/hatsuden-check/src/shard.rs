@@ -560,5 +560,6 @@ pub fn summarize(s: Summary) -> CheckResult {
         packed_words: Packer::new(&s.rules, !s.positions).map(|p| p.words()).unwrap_or(0),
         symmetry: false,
         unreduced: None,
+        ranked: false,
     }
 }

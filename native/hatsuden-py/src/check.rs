@@ -24,12 +24,16 @@ use crate::{guard, input_error, notation_error};
 /// `symmetry`: store one state (or position) per orbit of the row swaps; the document then
 /// adds `orbits` (= `states`) and the `unreduced` figures weighted by orbit sizes.
 ///
+/// `ranked`: the ranked engine (issue 21 §2: external memory, exact storage, in the order of a
+/// ranking function that grows on every transition) instead of the breadth-first one.
+///
 /// Raises `NotationError` for malformed rules and `InvalidInputError` for an option the run
 /// refuses (a directory that already holds a checkpoint, a checkpoint of other rules, ...).
 #[pyfunction]
 #[pyo3(signature = (
     rules, *, positions, workers=1, max_states=None, max_memory=None, checkpoint=None,
     resume=false, max_violations=10, progress=false, require_coverage=None, symmetry=false,
+    ranked=false,
 ))]
 #[allow(clippy::too_many_arguments, clippy::needless_update)]
 pub fn model_check(
@@ -45,6 +49,7 @@ pub fn model_check(
     progress: bool,
     require_coverage: Option<bool>,
     symmetry: bool,
+    ranked: bool,
 ) -> PyResult<String> {
     guard(py, || {
         let rules = parse_rules(rules).map_err(|e| notation_error(py, &e, rules, false))?;
@@ -65,6 +70,7 @@ pub fn model_check(
             progress,
             require_coverage,
             symmetry,
+            ranked,
             // Options added to the engine later keep their defaults here.
             ..Options::default()
         };

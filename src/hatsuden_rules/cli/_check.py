@@ -179,10 +179,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     engine.add_argument(
         "--engine",
-        choices=("memory", "disk"),
+        choices=("memory", "disk", "bfs", "ranked"),
         help="memory: exact state identity, everything in memory (the default); disk: 64-bit"
         " fingerprints in a compact table, frontier and parent records on disk, for 10^8 states"
-        " and more (the default of choice and huge, and with any option below)",
+        " and more (the default of choice and huge, and with any option below); with --core"
+        " native: bfs (breadth-first, 84-bit fingerprints; the default but for huge) or ranked"
+        " (external memory, exact storage, in the order of a ranking function; the default of"
+        " huge)",
     )
     engine.add_argument(
         "--workers",
@@ -301,6 +304,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         if value is not None
     ]
+    if args.engine in ("bfs", "ranked"):
+        parser.error(f"--engine {args.engine} needs --core native")
     if args.engine is None:
         args.engine = "disk" if disk_options or args.config in POSITION_CONFIGS else "memory"
     if args.engine == "memory" and disk_options:

@@ -10,6 +10,12 @@ install command.
 ``--backend ray [--address ADDR]`` runs the search on Ray actors (`modelcheck._ray`), in a Ray
 session of ``--workers`` CPUs or on the cluster at ``ADDR``.
 
+``--engine bfs|ranked`` chooses the native engine: ``bfs`` (breadth-first by layers, 84-bit
+fingerprints, shortest counterexamples; the default) or ``ranked`` (issue 21 §2: states in the
+order of a ranking function that grows on every transition, stored exactly in files on disk,
+memory bounded by ``--max-memory``; the default of ``huge``, `RANKED_CONFIGS`). The Python
+core's ``memory`` and ``disk`` are refused here, as ``bfs`` and ``ranked`` are there.
+
 ``--symmetry`` means what it means on the Python core (one state per orbit of the row swaps,
 ``states`` counts orbits, counterexamples are real move sequences) and also works by position;
 the native core adds the exact figures of the unreduced search, weighted by orbit sizes (the
@@ -39,7 +45,7 @@ from hatsuden_rules.modelcheck._native import (
 from hatsuden_rules.modelcheck._report import format_summary, result_dict, rules_json, rules_line
 from hatsuden_rules.modelcheck._result import EXIT_CODES, CheckResult
 
-__all__ = ["PYTHON_ONLY", "run_native"]
+__all__ = ["PYTHON_ONLY", "RANKED_CONFIGS", "run_native"]
 
 #: The options of the Python core only, with what the native core does instead.
 PYTHON_ONLY: dict[str, tuple[str, str]] = {
@@ -50,9 +56,13 @@ PYTHON_ONLY: dict[str, tuple[str, str]] = {
         "--exhaustive",
         "the native core checks R29 on every state, R35 on 1 transition in 16",
     ),
-    "engine": ("--engine", "the native core has one engine: 84-bit fingerprints, files on disk"),
     "progress_every": ("--progress-every", "the native core prints a line per layer"),
 }
+
+
+#: The configurations the native core checks with the ranked engine by default (as
+#: ``hatsuden-native-check``): their visited set does not fit in memory.
+RANKED_CONFIGS = ("huge",)
 
 
 def _error(message: str) -> int:
@@ -90,6 +100,16 @@ def run_native(args: argparse.Namespace) -> int:
     except InvalidRulesError as error:
         return _error(f"invalid rules: {error}")
     positions = args.config in POSITION_CONFIGS if args.positions is None else args.positions
+    if args.engine in ("memory", "disk"):
+        return _error(
+            f"--engine {args.engine} does not apply to --core native (its engines are bfs and"
+            " ranked)"
+        )
+    ranked = args.engine == "ranked" or (
+        args.engine is None and args.config in RANKED_CONFIGS and args.backend != "ray"
+    )
+    if ranked and args.backend == "ray":
+        return _error("--engine ranked does not apply to --backend ray (use --engine bfs)")
     if args.address is not None and args.backend != "ray":
         return _error("--address needs --backend ray")
     if args.backend == "ray":
@@ -125,6 +145,7 @@ def run_native(args: argparse.Namespace) -> int:
                 progress=not args.quiet,
                 require_coverage=True if args.require_coverage else None,
                 symmetry=args.symmetry,
+                ranked=ranked,
             )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

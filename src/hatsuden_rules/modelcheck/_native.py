@@ -42,6 +42,7 @@ NATIVE_EXTRAS = (
     "symmetry",
     "orbits",
     "unreduced",
+    "native_engine",
 )
 
 #: How often the waiting thread wakes up to let a Ctrl-C through (seconds).
@@ -133,6 +134,7 @@ def native_check(
     progress: bool = False,
     require_coverage: bool | None = None,
     symmetry: bool = False,
+    ranked: bool = False,
 ) -> CheckResult:
     """Check `rules` with the native model checker; the arguments are those of `check`.
 
@@ -141,7 +143,10 @@ def native_check(
     files go into a temporary directory, removed at the end. `progress` prints a line per layer
     on stderr (from Rust). `symmetry` stores one state (or position) per orbit of the row swaps:
     the result's `states` then counts orbits, as `check(..., symmetry=True)` does (the unreduced
-    figures are in the JSON document of `native_check_document`).
+    figures are in the JSON document of `native_check_document`). `ranked` runs the ranked
+    engine (issue 21 §2): states processed in the order of a ranking function that grows on
+    every transition, stored exactly (packed words, no fingerprints) in files on disk, the same
+    figures as the breadth-first engine.
 
     Raises:
         NativeUnavailableError: The native package is not installed (the message names
@@ -160,6 +165,7 @@ def native_check(
         progress=progress,
         require_coverage=require_coverage,
         symmetry=symmetry,
+        ranked=ranked,
     )
     return result_from_json(document, rules)
 

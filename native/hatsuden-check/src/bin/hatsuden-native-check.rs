@@ -1,14 +1,15 @@
 //! `hatsuden-native-check --config NAME [--positions|--states] [--workers N] [--checkpoint DIR
-//! [--resume]] [--max-memory SIZE] [--max-states N] [--symmetry] [--progress] [--json] [--golden
-//! FILE]`: the native model checker, printing the figures and verdict of `python -m
-//! hatsuden_rules.modelcheck` (`--golden`: and comparing them with the file's entry; with
-//! `--symmetry`, one state or position per orbit of the row swaps is stored, and the unreduced
-//! figures, weighted by orbit sizes, are the ones compared).
+//! [--resume]] [--max-memory SIZE] [--max-states N] [--engine bfs|ranked] [--symmetry] [--progress]
+//! [--json] [--golden FILE]`: the native model checker, printing the figures and verdict of
+//! `python -m hatsuden_rules.modelcheck` (`--golden`: and comparing them with the file's entry;
+//! with `--symmetry`, one state or position per orbit of the row swaps is stored, and the
+//! unreduced figures, weighted by orbit sizes, are the ones compared). `--engine ranked` (the
+//! default for huge) is the external-memory ranked engine (`ranked.rs`).
 //!
 //! Exit codes as `hatsuden-check`: 0 OK, 1 VIOLATION, 2 TRUNCATED (or a usage error), 3
 //! UNCOVERED.
 
-use hatsuden_check::configs::{config, CONFIGS, POSITION_CONFIGS};
+use hatsuden_check::configs::{config, CONFIGS, POSITION_CONFIGS, RANKED_CONFIGS};
 use hatsuden_check::report::{format_summary, golden_mismatches, result_json};
 use hatsuden_check::{check, Options};
 use std::path::PathBuf;
@@ -18,7 +19,7 @@ fn usage(msg: &str) -> ExitCode {
     let names: Vec<&str> = CONFIGS.iter().map(|c| c.0).collect();
     eprintln!("hatsuden-native-check: {msg}");
     eprintln!(
-        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--symmetry] [--progress] [--json] [--golden FILE] [--value]\nconfigs: {}",
+        "usage: hatsuden-native-check (--config NAME | --rules NOTATION) [--positions|--states] [--workers N] [--checkpoint DIR [--resume]] [--max-memory SIZE] [--max-states N] [--engine bfs|ranked] [--symmetry] [--progress] [--json] [--golden FILE] [--value]\nconfigs: {}",
         names.join(", ")
     );
     ExitCode::from(2)
@@ -45,6 +46,7 @@ fn main() -> ExitCode {
     let mut json = false;
     let mut solve = false;
     let mut golden: Option<PathBuf> = None;
+    let mut engine: Option<bool> = None;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -80,6 +82,11 @@ fn main() -> ExitCode {
                 None => return usage("--max-violations needs a number"),
             },
             "--require-coverage" => opts.require_coverage = Some(true),
+            "--engine" => match value().as_deref() {
+                Some("ranked") => engine = Some(true),
+                Some("bfs") => engine = Some(false),
+                _ => return usage("--engine needs bfs or ranked"),
+            },
             "--symmetry" => opts.symmetry = true,
             "--progress" => opts.progress = true,
             "--json" => json = true,
@@ -104,6 +111,8 @@ fn main() -> ExitCode {
         (None, Some(r)) => r,
         _ => return usage("give --config NAME or --rules NOTATION"),
     };
+    // The ranked engine (external memory, exact storage) for huge; breadth-first elsewhere.
+    opts.ranked = engine.unwrap_or_else(|| RANKED_CONFIGS.contains(&name.as_deref().unwrap_or("")));
     opts.positions = positions.unwrap_or_else(|| name.as_deref().is_some_and(|n| POSITION_CONFIGS.contains(&n)));
     if solve {
         return match hatsuden_check::value::game_value(&rules) {

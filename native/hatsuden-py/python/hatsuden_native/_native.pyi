@@ -132,11 +132,13 @@ def model_check(
     progress: bool = False,
     require_coverage: bool | None = None,
     symmetry: bool = False,
+    ranked: bool = False,
 ) -> str:
     """The native model check of `rules` (notation), as the JSON of ``hatsuden-native-check``.
 
     `symmetry`: one state (or position) per orbit of the row swaps; ``states`` counts orbits and
-    ``unreduced`` gives the figures of the full search, weighted by orbit sizes.
+    ``unreduced`` gives the figures of the full search, weighted by orbit sizes. `ranked`: the
+    ranked engine (external memory, exact storage) instead of the breadth-first one.
     """
 
 def game_value(rules: str) -> tuple[str, int]:
