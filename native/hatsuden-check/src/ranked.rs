@@ -27,7 +27,8 @@
 //! were written is simply processed again.
 
 use crate::expand::{soundness_problems, Counts, Engine};
-use crate::props::{decision_name, phase_name, Problem, Props, ScoreMemo, KIND_NAMES};
+use crate::props::{Problem, Props, ScoreMemo};
+use crate::search::{outcome, Outcome};
 use crate::search::{CheckResult, Options, Unreduced, Violation, DETERMINISM_EVERY, SOUNDNESS_EVERY};
 use crate::store::{peak_rss_bytes, rss_bytes};
 use crate::table::fingerprint;
@@ -35,7 +36,7 @@ use hatsuden::packed::Packer;
 use hatsuden::{new_game, Move, Pending, Phase, Rules, State, FACE_DOWN};
 use rayon::prelude::*;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -801,52 +802,8 @@ fn finish(
     start: Instant,
 ) -> CheckResult {
     let counts = &t.counts;
-    let mut events = BTreeMap::new();
-    let mut terminal = BTreeMap::new();
-    for (p, &n) in counts.phases.iter().enumerate() {
-        if n > 0 {
-            events.insert(format!("phase {}", phase_name(Phase::ALL[p])), n);
-        }
-    }
-    for (k, name) in [(1usize, "FINAL_TURN"), (2, "STALL")] {
-        if counts.ends[k] > 0 {
-            events.insert(format!("end {name}"), counts.ends[k]);
-            terminal.insert(name.to_string(), counts.ends[k]);
-        }
-    }
-    for (k, d) in [
-        hatsuden::Decision::Total,
-        hatsuden::Decision::CityPoints,
-        hatsuden::Decision::Supply,
-        hatsuden::Decision::SecondPlayer,
-    ]
-    .iter()
-    .enumerate()
-    {
-        if counts.decided[k] > 0 {
-            events.insert(format!("decided {}", decision_name(*d)), counts.decided[k]);
-        }
-    }
-    for (k, name) in KIND_NAMES.iter().enumerate() {
-        if counts.kinds[k] > 0 {
-            events.insert(format!("move {name}"), counts.kinds[k]);
-        }
-    }
-    let unreached: Vec<String> = if truncated {
-        Vec::new()
-    } else {
-        crate::props::required_events(rules).into_iter().filter(|e| !events.contains_key(e)).collect()
-    };
-    let required = opts.require_coverage.unwrap_or_else(|| crate::configs::is_named(rules));
-    let result = if !violations.is_empty() {
-        "VIOLATION"
-    } else if truncated {
-        "TRUNCATED"
-    } else if required && !unreached.is_empty() {
-        "UNCOVERED"
-    } else {
-        "OK"
-    };
+    let Outcome { events, terminal, unreached, required, result } =
+        outcome(counts, rules, opts, truncated, !violations.is_empty());
     CheckResult {
         rules: *rules,
         result: result.into(),

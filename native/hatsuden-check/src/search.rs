@@ -576,52 +576,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         );
     }
     let truncated = stopped_by.is_some();
-    let mut events = BTreeMap::new();
-    let mut terminal = BTreeMap::new();
-    for (p, &n) in counts.phases.iter().enumerate() {
-        if n > 0 {
-            events.insert(format!("phase {}", phase_name(hatsuden::Phase::ALL[p])), n);
-        }
-    }
-    for (k, name) in [(1usize, "FINAL_TURN"), (2, "STALL")] {
-        if counts.ends[k] > 0 {
-            events.insert(format!("end {name}"), counts.ends[k]);
-            terminal.insert(name.to_string(), counts.ends[k]);
-        }
-    }
-    for (k, d) in [
-        hatsuden::Decision::Total,
-        hatsuden::Decision::CityPoints,
-        hatsuden::Decision::Supply,
-        hatsuden::Decision::SecondPlayer,
-    ]
-    .iter()
-    .enumerate()
-    {
-        if counts.decided[k] > 0 {
-            events.insert(format!("decided {}", decision_name(*d)), counts.decided[k]);
-        }
-    }
-    for (k, name) in KIND_NAMES.iter().enumerate() {
-        if counts.kinds[k] > 0 {
-            events.insert(format!("move {name}"), counts.kinds[k]);
-        }
-    }
-    let unreached: Vec<String> = if truncated {
-        Vec::new()
-    } else {
-        crate::props::required_events(rules).into_iter().filter(|e| !events.contains_key(e)).collect()
-    };
-    let required = opts.require_coverage.unwrap_or_else(|| crate::configs::is_named(rules));
-    let result = if !violations.is_empty() {
-        "VIOLATION"
-    } else if truncated {
-        "TRUNCATED"
-    } else if required && !unreached.is_empty() {
-        "UNCOVERED"
-    } else {
-        "OK"
-    };
+    let Outcome { events, terminal, unreached, required, result } =
+        outcome(&counts, rules, opts, truncated, !violations.is_empty());
     let n = states as f64;
     let m = counts.transitions as f64 + 1.0;
     let result = CheckResult {
@@ -672,4 +628,66 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
 /// The run's directory, for callers that keep it.
 pub fn run_dir(opts: &Options) -> Option<&Path> {
     opts.checkpoint.as_deref()
+}
+
+/// What the event counts of a search say (shared by the breadth-first and ranked engines): the
+/// events reached, terminal states by end reason, the required events never reached, the verdict.
+pub(crate) struct Outcome {
+    pub(crate) events: BTreeMap<String, u64>,
+    pub(crate) terminal: BTreeMap<String, u64>,
+    pub(crate) unreached: Vec<String>,
+    pub(crate) required: bool,
+    pub(crate) result: &'static str,
+}
+
+/// The [`Outcome`] of `counts`: VIOLATION, TRUNCATED, UNCOVERED (a required event unreached where
+/// coverage is required) or OK.
+pub(crate) fn outcome(counts: &Counts, rules: &Rules, opts: &Options, truncated: bool, violated: bool) -> Outcome {
+    let mut events = BTreeMap::new();
+    let mut terminal = BTreeMap::new();
+    for (p, &n) in counts.phases.iter().enumerate() {
+        if n > 0 {
+            events.insert(format!("phase {}", phase_name(hatsuden::Phase::ALL[p])), n);
+        }
+    }
+    for (k, name) in [(1usize, "FINAL_TURN"), (2, "STALL")] {
+        if counts.ends[k] > 0 {
+            events.insert(format!("end {name}"), counts.ends[k]);
+            terminal.insert(name.to_string(), counts.ends[k]);
+        }
+    }
+    for (k, d) in [
+        hatsuden::Decision::Total,
+        hatsuden::Decision::CityPoints,
+        hatsuden::Decision::Supply,
+        hatsuden::Decision::SecondPlayer,
+    ]
+    .iter()
+    .enumerate()
+    {
+        if counts.decided[k] > 0 {
+            events.insert(format!("decided {}", decision_name(*d)), counts.decided[k]);
+        }
+    }
+    for (k, name) in KIND_NAMES.iter().enumerate() {
+        if counts.kinds[k] > 0 {
+            events.insert(format!("move {name}"), counts.kinds[k]);
+        }
+    }
+    let unreached: Vec<String> = if truncated {
+        Vec::new()
+    } else {
+        crate::props::required_events(rules).into_iter().filter(|e| !events.contains_key(e)).collect()
+    };
+    let required = opts.require_coverage.unwrap_or_else(|| crate::configs::is_named(rules));
+    let result = if violated {
+        "VIOLATION"
+    } else if truncated {
+        "TRUNCATED"
+    } else if required && !unreached.is_empty() {
+        "UNCOVERED"
+    } else {
+        "OK"
+    };
+    Outcome { events, terminal, unreached, required, result }
 }
