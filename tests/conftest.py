@@ -44,7 +44,12 @@ LONGEST_FIRST = (
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Move the items of `LONGEST_FIRST`'s files to the front, in its order (a stable sort)."""
-    missing = [name for name in LONGEST_FIRST if not (ROOT / name).is_file()]
+    # A stale name fails; a folder absent from a partial copy (mutmut copies tests/) does not.
+    missing = [
+        name
+        for name in LONGEST_FIRST
+        if (ROOT / name).parent.is_dir() and not (ROOT / name).is_file()
+    ]
     if missing:
         raise pytest.UsageError(f"tests/conftest.py: LONGEST_FIRST names no file: {missing}")
     rank = {ROOT / name: index for index, name in enumerate(LONGEST_FIRST)}
