@@ -10,7 +10,7 @@ by running a fresh interpreter with that tree first on ``sys.path``):
   ``GameState``, ``new_state`` or ``_new_state`` with a positional argument;
 - the reads of a state's private fields (``x._boards``, ``x._hands``, ... : the fields of
   `GameState` whose names start with ``_``, on any receiver but ``self``) and of ``._tables``
-  outside the core (``_core/``;
+  outside the core (``core/``;
   for a tree before it, the flat modules that moved into it: `CORE_BEFORE`);
 - ``import hatsuden_rules``: the modules it adds to a bare interpreter (all, and its own), and
   its time (the best
@@ -31,7 +31,7 @@ from pathlib import Path
 
 __all__ = ["CORE_BEFORE", "import_figures", "main", "measure"]
 
-# The flat modules of the tree before issue 19 whose code is now `_core/` (the rules).
+# The flat modules of the tree before issue 19 whose code is now `core/` (the rules).
 CORE_BEFORE = frozenset(
     {
         "_apply.py",
@@ -61,7 +61,7 @@ print(len(added), sum(m.split(".")[0] == "hatsuden_rules" for m in added), took)
 
 
 def _state_module(package: Path) -> Path:
-    for candidate in (package / "_core" / "state.py", package / "_state.py"):
+    for candidate in (package / "core" / "state.py", package / "_state.py"):
         if candidate.exists():
             return candidate
     raise SystemExit(f"layout_figures: no state module under {package}")
@@ -84,7 +84,7 @@ def _private_fields(state_module: Path) -> frozenset[str]:
 
 def _in_core(package: Path, path: Path) -> bool:
     relative = path.relative_to(package)
-    if relative.parts[0] == "_core":
+    if relative.parts[0] == "core":
         return True
     return len(relative.parts) == 1 and relative.name in CORE_BEFORE
 

@@ -15,10 +15,16 @@ Examples:
 
 from typing import TYPE_CHECKING, Any
 
-from hatsuden_rules._core import publish
-from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.cards import Card, Cell, Energy, Tech
-from hatsuden_rules._core.errors import (
+from hatsuden_rules.actions import (
+    action_to_move,
+    move_to_action,
+    num_chance_outcomes,
+    num_distinct_actions,
+)
+from hatsuden_rules.core import publish
+from hatsuden_rules.core.apply import apply, new_game
+from hatsuden_rules.core.cards import Card, Cell, Energy, Tech
+from hatsuden_rules.core.errors import (
     HatsudenError,
     IllegalMoveError,
     InvalidInputError,
@@ -26,8 +32,8 @@ from hatsuden_rules._core.errors import (
     InvalidRulesError,
     PhaseError,
 )
-from hatsuden_rules._core.legal import chance_outcomes, is_legal, legal_moves
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core.legal import chance_outcomes, is_legal, legal_moves
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -48,9 +54,9 @@ from hatsuden_rules._core.moves import (
     PlaceSmart,
     move_sort_key,
 )
-from hatsuden_rules._core.render import render, render_card
-from hatsuden_rules._core.rng import SplitMix64, sample
-from hatsuden_rules._core.rules import (
+from hatsuden_rules.core.render import render, render_card
+from hatsuden_rules.core.rng import SplitMix64, sample
+from hatsuden_rules.core.rules import (
     PRINTED,
     RULES_VERSION,
     STANDARD,
@@ -59,14 +65,8 @@ from hatsuden_rules._core.rules import (
     TechTiming,
     Tiebreak,
 )
-from hatsuden_rules._core.scoring import Decision, PlayerScore, Score, score
-from hatsuden_rules._core.state import Chance, EndReason, GameState, Phase, Stack
-from hatsuden_rules.actions import (
-    action_to_move,
-    move_to_action,
-    num_chance_outcomes,
-    num_distinct_actions,
-)
+from hatsuden_rules.core.scoring import Decision, PlayerScore, Score, score
+from hatsuden_rules.core.state import Chance, EndReason, GameState, Phase, Stack
 from hatsuden_rules.notation import (
     MoveNotationError,
     NotationError,

@@ -21,11 +21,11 @@ from typing import Final
 
 import attrs
 
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.cards import ROWS, Card, Cell, Energy, Tech
-from hatsuden_rules._core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
-from hatsuden_rules._core.errors import HatsudenError
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.cards import ROWS, Card, Cell, Energy, Tech
+from hatsuden_rules.core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
+from hatsuden_rules.core.errors import HatsudenError
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -39,8 +39,8 @@ from hatsuden_rules._core.moves import (
     Move,
     PlaceSmart,
 )
-from hatsuden_rules._core.rules import STANDARD, Overflow, Rules, TechTiming, Tiebreak
-from hatsuden_rules._core.state import Chance, EndReason, GameState, Phase, Stack
+from hatsuden_rules.core.rules import STANDARD, Overflow, Rules, TechTiming, Tiebreak
+from hatsuden_rules.core.state import Chance, EndReason, GameState, Phase, Stack
 from hatsuden_rules.observation._observe import Concealed, Observation, SeenStack, observe
 from hatsuden_rules.observation._sampling import _complete
 

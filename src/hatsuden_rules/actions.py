@@ -36,9 +36,9 @@ from collections.abc import Iterator
 from types import MappingProxyType
 from typing import Final, SupportsIndex
 
-from hatsuden_rules._core.cards import ROWS, Tech
-from hatsuden_rules._core.errors import InvalidInputError, InvalidMoveError
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core.cards import ROWS, Tech
+from hatsuden_rules.core.errors import InvalidInputError, InvalidMoveError
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -59,7 +59,7 @@ from hatsuden_rules._core.moves import (
     PlaceSmart,
     move_sort_key,
 )
-from hatsuden_rules._core.rules import Overflow, Rules
+from hatsuden_rules.core.rules import Overflow, Rules
 
 __all__ = [
     "action_to_move",

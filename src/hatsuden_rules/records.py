@@ -37,7 +37,7 @@ Examples:
     True
 """
 
-from hatsuden_rules._core import publish
+from hatsuden_rules.core import publish
 from hatsuden_rules.serialization._records import (
     GameRecord,
     GameResult,

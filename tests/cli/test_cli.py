@@ -568,7 +568,7 @@ def test_replay_of_an_illegal_move_shows_the_board_before_it_in_one_numbering(
     import re
 
     from hatsuden_rules import apply, legal_moves, new_game, record_game
-    from hatsuden_rules._core.render import render
+    from hatsuden_rules.core.render import render
     from hatsuden_rules.records import format_record
 
     rng = random.Random(4)

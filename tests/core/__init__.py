@@ -1,1 +1,1 @@
-"""Tests of the rules core (`hatsuden_rules._core`): moves, phases, scoring, errors, state."""
+"""Tests of the rules core (`hatsuden_rules.core`): moves, phases, scoring, errors, state."""

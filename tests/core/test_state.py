@@ -18,8 +18,8 @@ from hatsuden_rules import (
     legal_moves,
     new_game,
 )
-from hatsuden_rules._core.encoding import fields
-from hatsuden_rules._core.state import from_zones, updater
+from hatsuden_rules.core.encoding import fields
+from hatsuden_rules.core.state import from_zones, updater
 
 NAMES = [field.alias for field in attrs.fields(GameState)]
 RECOMPUTED = {"known", "this_turn", "last_turn"}

@@ -34,8 +34,8 @@ from hatsuden_rules import (
     new_game,
     score,
 )
-from hatsuden_rules._core.state import new_state
-from hatsuden_rules._core.trusted import trusted_constructor
+from hatsuden_rules.core.state import new_state
+from hatsuden_rules.core.trusted import trusted_constructor
 
 RULE_SETS = [
     STANDARD,

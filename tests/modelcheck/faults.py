@@ -30,7 +30,7 @@ from hatsuden_rules import (
     legal_moves,
     score,
 )
-from hatsuden_rules._core import encoding as enc
+from hatsuden_rules.core import encoding as enc
 
 __all__ = ["CARDS", "ENDLESS", "FAULTS", "plant"]
 

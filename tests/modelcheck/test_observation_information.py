@@ -39,8 +39,8 @@ from hatsuden_rules import (
     new_game,
     observe,
 )
-from hatsuden_rules._core.encoding import SECRET
 from hatsuden_rules.cli import _information as information_command
+from hatsuden_rules.core.encoding import SECRET
 from hatsuden_rules.modelcheck import information
 from hatsuden_rules.modelcheck.information import (
     INFORMATION_CONFIGS,

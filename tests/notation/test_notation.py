@@ -91,7 +91,7 @@ def test_every_move_kind_has_one_canonical_notation(move: Move, text: str) -> No
 
 
 def test_the_table_covers_every_move_kind() -> None:
-    from hatsuden_rules._core.moves import MOVE_TYPES
+    from hatsuden_rules.core.moves import MOVE_TYPES
 
     assert {type(move) for move, _ in MOVES} == set(MOVE_TYPES)
     assert list(TECH_CODES) == list(Tech)

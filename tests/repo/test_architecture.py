@@ -1,7 +1,7 @@
 """The layer rules of docs/architecture.md, read from the imports of every module (ast).
 
 Each unit of the package (a subpackage, or a top-level module) may import only the units below
-it; `_core` imports nothing outside itself. The exceptions are entry points: the facades, the
+it; `core` imports nothing outside itself. The exceptions are entry points: the facades, the
 ``__main__`` modules, a command's ``main`` that imports its implementation from `cli`, and the
 Jupyter hooks (``_repr_svg_``) that import `svg` when a picture is asked for.
 """
@@ -20,21 +20,21 @@ PACKAGE = ROOT_DIR / "src" / "hatsuden_rules"
 
 #: What each unit may import, besides itself (docs/architecture.md, "Layers").
 ALLOWED: dict[str, frozenset[str]] = {
-    "_core": frozenset(),
-    "actions": frozenset({"_core"}),
-    "observation": frozenset({"_core", "actions"}),
-    "_positions": frozenset({"_core", "observation"}),
-    "notation": frozenset({"_core", "observation", "_positions"}),
-    "serialization": frozenset({"_core", "observation", "_positions", "notation"}),
-    "svg": frozenset({"_core", "observation", "notation", "serialization"}),
-    "players": frozenset({"_core", "observation", "native"}),
+    "core": frozenset(),
+    "actions": frozenset({"core"}),
+    "observation": frozenset({"core", "actions"}),
+    "_positions": frozenset({"core", "observation"}),
+    "notation": frozenset({"core", "observation", "_positions"}),
+    "serialization": frozenset({"core", "observation", "_positions", "notation"}),
+    "svg": frozenset({"core", "observation", "notation", "serialization"}),
+    "players": frozenset({"core", "observation", "native"}),
     "simulation": frozenset(
-        {"_core", "observation", "players", "serialization", "native", "facade"}
+        {"core", "observation", "players", "serialization", "native", "facade"}
     ),
     "native": frozenset({"notation", "serialization", "facade"}),
-    "integrations": frozenset({"_core", "actions", "observation", "notation", "native"}),
-    "modelcheck": frozenset({"_core", "notation", "facade", "native"}),
-    "conformance": frozenset({"_core", "observation", "notation", "serialization", "facade"}),
+    "integrations": frozenset({"core", "actions", "observation", "notation", "native"}),
+    "modelcheck": frozenset({"core", "notation", "facade", "native"}),
+    "conformance": frozenset({"core", "observation", "notation", "serialization", "facade"}),
 }
 ALLOWED["cli"] = frozenset(ALLOWED) | {"facade"}  # the top: every command
 #: Modules that re-export a unit under its public name (they may import anything).
@@ -42,7 +42,7 @@ FACADES = frozenset({"__init__", "__main__", "openspiel", "pettingzoo", "records
 
 
 def _unit(module: str) -> str:
-    """``hatsuden_rules._core.apply`` -> ``_core``; the package itself -> ``facade``."""
+    """``hatsuden_rules.core.apply`` -> ``core``; the package itself -> ``facade``."""
     parts = module.split(".")
     return "facade" if len(parts) == 1 else parts[1]
 
@@ -107,11 +107,11 @@ def test_imports_follow_the_layers(module: str) -> None:
 
 
 def test_the_core_imports_nothing_above_it() -> None:
-    """The rule a port mirrors: `_core` is the rules and nothing else."""
-    core = [(m, p) for m, p in _modules() if _unit(m) == "_core"]
+    """The rule a port mirrors: `core` is the rules and nothing else."""
+    core = [(m, p) for m, p in _modules() if _unit(m) == "core"]
     assert len(core) >= 10
     for module, path in core:
-        above = [t for t, f in _imports(path) if _unit(t) != "_core" and f != "_repr_svg_"]
+        above = [t for t, f in _imports(path) if _unit(t) != "core" and f != "_repr_svg_"]
         assert above == [], module
 
 
@@ -119,8 +119,8 @@ def test_a_violation_is_caught(tmp_path: Path) -> None:
     """Non-vacuity: a core module importing the notation, even lazily, is reported."""
     path = tmp_path / "apply.py"
     path.write_text("def f():\n    from hatsuden_rules.notation import format_move\n")
-    assert _violations("hatsuden_rules._core.apply", path) == [
-        "hatsuden_rules._core.apply imports hatsuden_rules.notation (_core may not import notation)"
+    assert _violations("hatsuden_rules.core.apply", path) == [
+        "hatsuden_rules.core.apply imports hatsuden_rules.notation (core may not import notation)"
     ]
     assert _violations("hatsuden_rules.cli._play", path) == []
 
@@ -133,10 +133,10 @@ def test_nothing_in_the_package_imports_the_repository() -> None:
 
 
 def test_states_are_derived_by_keyword_outside_their_module() -> None:
-    """Outside `_core/state.py` no code builds a `GameState` from positional fields."""
+    """Outside `core/state.py` no code builds a `GameState` from positional fields."""
     builders = {"GameState", "new_state"}
     for path in [*PACKAGE.rglob("*.py"), *(ROOT_DIR / "tools").rglob("*.py")]:
-        if path == PACKAGE / "_core" / "state.py":
+        if path == PACKAGE / "core" / "state.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):

@@ -14,7 +14,7 @@ import re
 import subprocess
 
 from hatsuden_rules import RULES_VERSION
-from hatsuden_rules._core.moves import MOVE_TYPES, Deal, DealTech
+from hatsuden_rules.core.moves import MOVE_TYPES, Deal, DealTech
 from tests.support.paths import ROOT_DIR
 
 _RANGE = re.compile(r"\bR1\s?[-\u2013]\s?R(\d+)\b")  # a hyphen or an en dash
@@ -73,7 +73,7 @@ def test_move_counts_are_the_move_classes() -> None:
     ]
     assert stale == []
     found = [name for name, text in _texts().items() if _MOVES.search(text)]
-    assert "src/hatsuden_rules/_core/moves.py" in found
+    assert "src/hatsuden_rules/core/moves.py" in found
 
 
 def test_rules_version_in_examples_is_the_codes() -> None:

@@ -32,12 +32,15 @@ MKDOCS = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
 
 # Public modules documented on the command-line page rather than in the API reference.
 COMMAND_MODULES = {"cli", "conformance.adapter"}
-# The implementations behind the facades `openspiel`, `pettingzoo` and `vector`, documented there.
+# The implementations behind the facades `openspiel`, `pettingzoo` and `vector`, documented there,
+# and the rules core, whose public names `hatsuden_rules` re-exports (docs/architecture.md).
 IMPLEMENTATIONS = {
     "integrations",
     "integrations.openspiel",
     "integrations.pettingzoo",
     "integrations.vector",
+    "core",
+    *(f"core.{path.stem}" for path in (ROOT / "src" / "hatsuden_rules" / "core").glob("[!_]*.py")),
 }
 # Public modules whose API page waits for their `Example:` docstring sections to become
 # `Examples:` (another branch splits these files): excluded in mkdocs.yml, named here.

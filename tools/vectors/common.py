@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Final, TypeVar
 
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -33,10 +33,10 @@ from hatsuden_rules._core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.rng import SplitMix64
-from hatsuden_rules._core.rules import STANDARD, Rules
-from hatsuden_rules._core.scoring import Decision
-from hatsuden_rules._core.state import Chance, EndReason, GameState, Phase
+from hatsuden_rules.core.rng import SplitMix64
+from hatsuden_rules.core.rules import STANDARD, Rules
+from hatsuden_rules.core.scoring import Decision
+from hatsuden_rules.core.state import Chance, EndReason, GameState, Phase
 from hatsuden_rules.notation import format_move
 from hatsuden_rules.notation import format_state as _format_state
 

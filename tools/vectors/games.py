@@ -17,17 +17,17 @@ from typing import Final
 
 import attrs
 
-from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.legal import legal_moves
-from hatsuden_rules._core.moves import Deal, DealTech, Move
-from hatsuden_rules._core.rng import SplitMix64, sample
-from hatsuden_rules._core.rules import PRINTED, Overflow, Rules, TechTiming
-from hatsuden_rules._core.rulesets import VECTOR_SETS
-from hatsuden_rules._core.state import GameState, Phase
+from hatsuden_rules.core.apply import apply, new_game
+from hatsuden_rules.core.legal import legal_moves
+from hatsuden_rules.core.moves import Deal, DealTech, Move
+from hatsuden_rules.core.rng import SplitMix64, sample
+from hatsuden_rules.core.rules import PRINTED, Overflow, Rules, TechTiming
+from hatsuden_rules.core.rulesets import VECTOR_SETS
+from hatsuden_rules.core.state import GameState, Phase
 
 __all__ = ["RULE_SETS", "VARIANT_RULE_SETS", "Ply", "play_game", "rule_set_name"]
 
-#: The rule sets the suite plays, by name (`hatsuden_rules._core.rulesets.VECTOR_SETS`).
+#: The rule sets the suite plays, by name (`hatsuden_rules.core.rulesets.VECTOR_SETS`).
 RULE_SETS: Final = VECTOR_SETS
 
 #: The rule sets of the variant vectors: each option on the printed game, the printed rules

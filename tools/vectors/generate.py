@@ -22,8 +22,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from hatsuden_rules._core.rules import RULES_VERSION
 from hatsuden_rules.conformance._vectors import FORMAT_VERSION, GROUPS, NOTES, Vector
+from hatsuden_rules.core.rules import RULES_VERSION
 from hatsuden_rules.serialization import FORMAT_VERSION as DOCUMENT_FORMAT_VERSION
 from tools.vectors.suite import generate
 from tools.vectors.trace import gaps_text, trace

@@ -17,12 +17,12 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.rules import STANDARD, Rules, TechTiming
-from hatsuden_rules._core.scoring import score
-from hatsuden_rules._core.state import GameState, Phase
 from hatsuden_rules.conformance._codec import error_doc
 from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.rules import STANDARD, Rules, TechTiming
+from hatsuden_rules.core.scoring import score
+from hatsuden_rules.core.state import GameState, Phase
 from hatsuden_rules.notation import (
     NotationError,
     format_move,

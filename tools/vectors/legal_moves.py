@@ -9,15 +9,15 @@ from collections.abc import Hashable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.legal import chance_outcomes, legal_moves
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.conformance._codec import fraction_text
+from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.legal import chance_outcomes, legal_moves
+from hatsuden_rules.core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.state import Chance, GameState, Phase
-from hatsuden_rules.conformance._codec import fraction_text
-from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.state import Chance, GameState, Phase
 from tools.vectors.common import (
     KIND_RULES,
     PHASE_RULES,

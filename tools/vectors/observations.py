@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Sequence
 from typing import Final
 
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.moves import PlaceAccumulator, PlaceSmart
-from hatsuden_rules._core.rng import SplitMix64
-from hatsuden_rules._core.rules import TechTiming
-from hatsuden_rules._core.state import GameState
 from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.moves import PlaceAccumulator, PlaceSmart
+from hatsuden_rules.core.rng import SplitMix64
+from hatsuden_rules.core.rules import TechTiming
+from hatsuden_rules.core.state import GameState
 from hatsuden_rules.notation import format_observation, format_seen_move, parse_state
 from hatsuden_rules.observation import Concealed, observation_tensor, observe, sample_state
 from tools.vectors.common import format_state, pick, rules_flags, state_flags, state_refs

@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
-from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.legal import legal_moves
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.apply import apply, new_game
+from hatsuden_rules.core.legal import legal_moves
+from hatsuden_rules.core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.rules import Overflow, TechTiming
-from hatsuden_rules._core.state import GameState, Phase
-from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.rules import Overflow, TechTiming
+from hatsuden_rules.core.state import GameState, Phase
 from tools.vectors.common import KIND_RULES, format_state, move_text, state_flags, state_refs
 from tools.vectors.games import RULE_SETS
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from hatsuden_rules._core.rng import SplitMix64, sample
 from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.rng import SplitMix64, sample
 from tools.vectors.common import MASK64, seed_flags
 
 __all__ = ["rng_vectors"]

@@ -11,8 +11,8 @@ from typing import Final
 
 import attrs
 
-from hatsuden_rules._core.rules import Rules, TechTiming
-from hatsuden_rules._core.state import GameState, Phase
+from hatsuden_rules.core.rules import Rules, TechTiming
+from hatsuden_rules.core.state import GameState, Phase
 from tools.vectors.common import game_seeds, pick, rules_flags, shuffled
 from tools.vectors.games import RULE_SETS, VARIANT_RULE_SETS, Ply, play_game
 

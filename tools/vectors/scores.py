@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 
-from hatsuden_rules._core.rules import Tiebreak
-from hatsuden_rules._core.scoring import Decision, score
-from hatsuden_rules._core.state import GameState
 from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.rules import Tiebreak
+from hatsuden_rules.core.scoring import Decision, score
+from hatsuden_rules.core.state import GameState
 from hatsuden_rules.serialization import to_dict
 from tools.vectors.common import (
     DECISION_FLAGS,

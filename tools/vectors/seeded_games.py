@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hatsuden_rules._core.apply import new_game
-from hatsuden_rules._core.scoring import Decision, score
-from hatsuden_rules._core.state import EndReason
 from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.apply import new_game
+from hatsuden_rules.core.scoring import Decision, score
+from hatsuden_rules.core.state import EndReason
 from hatsuden_rules.notation import (
     format_rules,
 )

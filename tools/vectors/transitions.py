@@ -13,11 +13,12 @@ from typing import Final
 
 import attrs
 
-from hatsuden_rules._core.apply import apply
-from hatsuden_rules._core.cards import Cell, Tech
-from hatsuden_rules._core.errors import IllegalMoveError
-from hatsuden_rules._core.legal import legal_moves
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.apply import apply
+from hatsuden_rules.core.cards import Cell, Tech
+from hatsuden_rules.core.errors import IllegalMoveError
+from hatsuden_rules.core.legal import legal_moves
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -37,8 +38,7 @@ from hatsuden_rules._core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.state import GameState, Phase
-from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.state import GameState, Phase
 from hatsuden_rules.notation import TECH_CODES, NotationError, parse_state
 from tools.vectors.common import (
     format_state,

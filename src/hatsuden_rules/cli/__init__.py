@@ -39,9 +39,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from hatsuden_rules import __version__
-from hatsuden_rules._core.errors import HatsudenError, InvalidInputError, InvalidRulesError
-from hatsuden_rules._core.rules import STANDARD, Rules
 from hatsuden_rules.cli._flags import add_rule_flags, rules_from_args
+from hatsuden_rules.core.errors import HatsudenError, InvalidInputError, InvalidRulesError
+from hatsuden_rules.core.rules import STANDARD, Rules
 from hatsuden_rules.players import PLAYERS, Player, make_player
 
 __all__ = ["CommandParser", "build_parser", "did_you_mean", "main", "parse_rules_option"]

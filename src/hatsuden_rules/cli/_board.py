@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-from hatsuden_rules._core.cards import Tech
+from hatsuden_rules.core.cards import Tech
 from hatsuden_rules.notation import format_card, format_seen_move
 from hatsuden_rules.observation import Observation, SeenStack
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final, TextIO
 
-from hatsuden_rules._core.cards import Energy
-from hatsuden_rules._core.moves import Move
-from hatsuden_rules._core.render import render
-from hatsuden_rules._core.rules import STANDARD, Rules
-from hatsuden_rules._core.scoring import Decision, Score, score
-from hatsuden_rules._core.state import GameState
+from hatsuden_rules.core.cards import Energy
+from hatsuden_rules.core.moves import Move
+from hatsuden_rules.core.render import render
+from hatsuden_rules.core.rules import STANDARD, Rules
+from hatsuden_rules.core.scoring import Decision, Score, score
+from hatsuden_rules.core.state import GameState
 from hatsuden_rules.notation import TECH_CODES, format_card, format_move, format_rules
 from hatsuden_rules.players import Player
 from hatsuden_rules.simulation import play_game

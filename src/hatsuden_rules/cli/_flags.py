@@ -28,9 +28,9 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.rules import PRINTED, STANDARD, Overflow, Rules, TechTiming, Tiebreak
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.rules import PRINTED, STANDARD, Overflow, Rules, TechTiming, Tiebreak
 from hatsuden_rules.notation import TECH_CODES, format_rules, parse_rules
 
 __all__ = [

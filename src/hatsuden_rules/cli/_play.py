@@ -7,15 +7,15 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Final, TextIO
 
-from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.errors import HatsudenError, IllegalMoveError
-from hatsuden_rules._core.legal import legal_moves
-from hatsuden_rules._core.moves import Move
-from hatsuden_rules._core.rng import SplitMix64, splitmix64
-from hatsuden_rules._core.rules import STANDARD, Rules
-from hatsuden_rules._core.scoring import Decision, score
-from hatsuden_rules._core.state import GameState, Phase
 from hatsuden_rules.cli._board import LEGEND, LEGEND_LINE, render_board
+from hatsuden_rules.core.apply import apply, new_game
+from hatsuden_rules.core.errors import HatsudenError, IllegalMoveError
+from hatsuden_rules.core.legal import legal_moves
+from hatsuden_rules.core.moves import Move
+from hatsuden_rules.core.rng import SplitMix64, splitmix64
+from hatsuden_rules.core.rules import STANDARD, Rules
+from hatsuden_rules.core.scoring import Decision, score
+from hatsuden_rules.core.state import GameState, Phase
 from hatsuden_rules.notation import format_move, format_rules, format_seen_move, parse_move
 from hatsuden_rules.observation import observe
 from hatsuden_rules.players import Player

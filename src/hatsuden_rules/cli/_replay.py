@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from hatsuden_rules import __version__
-from hatsuden_rules._core.errors import InvalidInputError, InvalidRulesError
-from hatsuden_rules._core.render import render
-from hatsuden_rules._core.rules import Rules
-from hatsuden_rules._core.state import Chance, EndReason
 from hatsuden_rules.cli._flags import add_rule_flags, overrides, rules_from_args
+from hatsuden_rules.core.errors import InvalidInputError, InvalidRulesError
+from hatsuden_rules.core.render import render
+from hatsuden_rules.core.rules import Rules
+from hatsuden_rules.core.state import Chance, EndReason
 from hatsuden_rules.notation import format_move, format_rules
 from hatsuden_rules.serialization import from_json
 from hatsuden_rules.serialization._records import (
@@ -76,7 +76,7 @@ def show(record: GameRecord, out: TextIO, *, boards: bool = True) -> None:
     Raises:
         ReplayError: A move is not legal or the stated result does not match.
     """
-    from hatsuden_rules._core.apply import new_game
+    from hatsuden_rules.core.apply import new_game
 
     names = record.players or ("player 0", "player 1")
     mode = "explicit chance" if record.seed is None else f"seed {record.seed}"

@@ -7,7 +7,7 @@ import io
 import time
 from typing import TextIO
 
-from hatsuden_rules._core.rules import Rules
+from hatsuden_rules.core.rules import Rules
 from hatsuden_rules.notation import format_rules
 from hatsuden_rules.simulation import GameSummary, MatchSummary
 

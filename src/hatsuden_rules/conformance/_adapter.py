@@ -21,15 +21,15 @@ from functools import lru_cache
 from typing import Any, Final
 
 from hatsuden_rules import __version__
-from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.legal import chance_outcomes, legal_moves
-from hatsuden_rules._core.rng import SplitMix64, sample
-from hatsuden_rules._core.rules import RULES_VERSION, Rules
-from hatsuden_rules._core.scoring import score
-from hatsuden_rules._core.state import GameState, Phase
 from hatsuden_rules.conformance._codec import error_doc, fraction_text
 from hatsuden_rules.conformance._vectors import FORMAT_VERSION
+from hatsuden_rules.core.apply import apply, new_game
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.legal import chance_outcomes, legal_moves
+from hatsuden_rules.core.rng import SplitMix64, sample
+from hatsuden_rules.core.rules import RULES_VERSION, Rules
+from hatsuden_rules.core.scoring import score
+from hatsuden_rules.core.state import GameState, Phase
 from hatsuden_rules.notation import (
     format_move,
     format_observation,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from hatsuden_rules._core.errors import (
+from hatsuden_rules.core.errors import (
     HatsudenError,
     IllegalMoveError,
     InvalidInputError,

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import attrs
 
-from hatsuden_rules._core.rules import Rules
+from hatsuden_rules.core.rules import Rules
 from hatsuden_rules.notation import format_rules
 
 __all__ = [

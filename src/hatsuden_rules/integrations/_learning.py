@@ -22,15 +22,15 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
-from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.legal import legal_moves
-from hatsuden_rules._core.moves import Deal, DealTech
-from hatsuden_rules._core.rng import SplitMix64
-from hatsuden_rules._core.rules import Rules
-from hatsuden_rules._core.scoring import score
-from hatsuden_rules._core.state import Chance, GameState, Phase
+from hatsuden_rules.core.apply import apply, new_game
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.legal import legal_moves
+from hatsuden_rules.core.moves import Deal, DealTech
+from hatsuden_rules.core.rng import SplitMix64
+from hatsuden_rules.core.rules import Rules
+from hatsuden_rules.core.scoring import score
+from hatsuden_rules.core.state import Chance, GameState, Phase
 from hatsuden_rules.notation import format_rules, parse_state
 from hatsuden_rules.observation import observation_tensor, observe
 from hatsuden_rules.observation._features import (

@@ -54,15 +54,15 @@ except ImportError:
         "pip install 'hatsuden-rules[pettingzoo]'"
     ) from None
 
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.rng import SplitMix64
-from hatsuden_rules._core.rules import STANDARD, Rules
-from hatsuden_rules._core.state import GameState
 from hatsuden_rules.actions import (
     action_to_move,
     move_to_action,
     num_distinct_actions,
 )
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.rng import SplitMix64
+from hatsuden_rules.core.rules import STANDARD, Rules
+from hatsuden_rules.core.state import GameState
 from hatsuden_rules.integrations._learning import check_options, encoder, make_episode
 from hatsuden_rules.observation import (
     Observation,

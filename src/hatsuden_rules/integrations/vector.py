@@ -64,9 +64,9 @@ except ImportError:
         "hatsuden_rules.vector needs numpy: pip install 'hatsuden-rules[pettingzoo]'"
     ) from None
 
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.rng import SplitMix64
-from hatsuden_rules._core.rules import STANDARD, Rules
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.rng import SplitMix64
+from hatsuden_rules.core.rules import STANDARD, Rules
 from hatsuden_rules.integrations._learning import (
     Encoder,
     NativeBatch,

@@ -1,6 +1,6 @@
 """Named reduced rule sets for exhaustive checking (RULES.md R31, "Reduced configurations").
 
-They are defined in `hatsuden_rules._core.rulesets`, with every other named rule set. Each is
+They are defined in `hatsuden_rules.core.rulesets`, with every other named rule set. Each is
 small enough to visit every reachable state, and large enough that every move kind its
 tech cards allow, every phase, both end conditions and every step of the winner decision occur
 (the checker fails a run that misses one). Retaking one's own discard is off: with so few cards
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from hatsuden_rules._core.rulesets import CHECK_SETS
+from hatsuden_rules.core.rulesets import CHECK_SETS
 
 __all__ = ["CONFIGS", "POSITION_CONFIGS"]
 

@@ -31,8 +31,8 @@ from hatsuden_rules import (
     Tech,
     TechTiming,
 )
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
 
 __all__ = ["HIDDEN_PYLON", "at_once_problems", "consistency_problems"]
 

@@ -9,7 +9,7 @@ from typing import Any, Final
 import attrs
 
 from hatsuden_rules import GameState, Rules, to_dict
-from hatsuden_rules._core.rulesets import INFORMATION_SETS
+from hatsuden_rules.core.rulesets import INFORMATION_SETS
 from hatsuden_rules.modelcheck._consistency import consistency_problems
 from hatsuden_rules.modelcheck._explore import check
 from hatsuden_rules.modelcheck._information_checks import MAX_PROBLEMS, _Checks

@@ -23,9 +23,9 @@ from hatsuden_rules import (
     Tech,
     TechTiming,
 )
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.encoding import FACE_DOWN, FLIPPED, SECRET
-from hatsuden_rules._core.state import updater
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.encoding import FACE_DOWN, FLIPPED, SECRET
+from hatsuden_rules.core.state import updater
 from hatsuden_rules.modelcheck._consistency import at_once_problems, consistency_problems
 
 __all__ = ["KINDS", "Slot", "perturbations"]

@@ -17,8 +17,8 @@ from typing import Final
 import attrs
 
 from hatsuden_rules import DrawFromDiscard, GameState, IllegalMoveError, Move, apply, legal_moves
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.state import updater
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.state import updater
 
 __all__ = [
     "HISTORY_FIELDS",

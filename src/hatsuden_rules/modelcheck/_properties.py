@@ -42,9 +42,9 @@ from hatsuden_rules import (
     new_game,
     score,
 )
-from hatsuden_rules._core.encoding import boards as raw_boards
-from hatsuden_rules._core.encoding import card_zone, turn_logs, zone_keys
-from hatsuden_rules._core.state import from_zones
+from hatsuden_rules.core.encoding import boards as raw_boards
+from hatsuden_rules.core.encoding import card_zone, turn_logs, zone_keys
+from hatsuden_rules.core.state import from_zones
 
 __all__ = [
     "DETERMINISM_EVERY",

@@ -33,7 +33,7 @@ from hatsuden_rules import (
     PlaceAccumulator,
     move_sort_key,
 )
-from hatsuden_rules._core import encoding as enc
+from hatsuden_rules.core import encoding as enc
 
 __all__ = ["canonical", "map_move", "swap_rows"]
 

@@ -17,11 +17,11 @@ from typing import Final
 import attrs
 
 from hatsuden_rules import GameState, Move, Phase, Rules, apply, legal_moves, new_game
-from hatsuden_rules._core.rulesets import TERMINATION_SETS
+from hatsuden_rules.core.rulesets import TERMINATION_SETS
 
 __all__ = ["TERMINATION_CONFIGS", "TerminationResult", "find_endless_game", "project"]
 
-#: Reduced rule sets for the termination question (`hatsuden_rules._core.rulesets`): the
+#: Reduced rule sets for the termination question (`hatsuden_rules.core.rulesets`): the
 #: ``printed-*`` ones keep every option of `PRINTED`; ``small-stall`` is the control with the
 #: stall rule, where every game ends.
 TERMINATION_CONFIGS: Final = TERMINATION_SETS

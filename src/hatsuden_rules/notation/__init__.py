@@ -24,7 +24,7 @@ position (0-based) of the problem.
 
 from __future__ import annotations
 
-from hatsuden_rules._core import publish
+from hatsuden_rules.core import publish
 from hatsuden_rules.notation._format import (
     TECH_CODES,
     format_card,

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.cards import Card, Tech
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.rules import Overflow, Rules, TechTiming
-from hatsuden_rules._core.state import GameState, Stack
-from hatsuden_rules._core.text import TECH_CODES, format_card, format_cell, format_move
 from hatsuden_rules._positions import state_parts
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.cards import Card, Tech
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.rules import Overflow, Rules, TechTiming
+from hatsuden_rules.core.state import GameState, Stack
+from hatsuden_rules.core.text import TECH_CODES, format_card, format_cell, format_move
 from hatsuden_rules.observation._observe import Concealed, Observation, SeenMove, SeenStack
 
 __all__ = [

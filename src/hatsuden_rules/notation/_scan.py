@@ -9,10 +9,11 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final, NoReturn
 
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.cards import MAX_CARD_VALUE, Card, Cell, Energy, Tech
-from hatsuden_rules._core.errors import InvalidInputError, InvalidMoveError, InvalidRulesError
-from hatsuden_rules._core.moves import (
+from hatsuden_rules._positions import MAX_CARDS, Path, Problem, make_rules
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.cards import MAX_CARD_VALUE, Card, Cell, Energy, Tech
+from hatsuden_rules.core.errors import InvalidInputError, InvalidMoveError, InvalidRulesError
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -32,8 +33,7 @@ from hatsuden_rules._core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.rules import STANDARD, Overflow, Rules, TechTiming, Tiebreak
-from hatsuden_rules._positions import MAX_CARDS, Path, Problem, make_rules
+from hatsuden_rules.core.rules import STANDARD, Overflow, Rules, TechTiming, Tiebreak
 from hatsuden_rules.notation._format import TECH_CODES, format_card
 
 __all__ = [

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, TypeVar
 
-from hatsuden_rules._core.cards import Card, Cell, Energy, Tech
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.moves import Move
-from hatsuden_rules._core.state import Chance, EndReason, GameState, Phase, Stack
 from hatsuden_rules._positions import Path, Problem, StateParts, build_observation, build_state
+from hatsuden_rules.core.cards import Card, Cell, Energy, Tech
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.moves import Move
+from hatsuden_rules.core.state import Chance, EndReason, GameState, Phase, Stack
 from hatsuden_rules.notation._scan import NotationError, _Scanner
 from hatsuden_rules.observation._observe import Concealed, Observation, SeenMove, SeenStack
 

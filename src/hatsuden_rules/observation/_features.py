@@ -14,9 +14,10 @@ from typing import Final, Literal
 
 import attrs
 
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.actions import chance_moves, player_moves
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -25,10 +26,9 @@ from hatsuden_rules._core.moves import (
     Improve,
     Move,
 )
-from hatsuden_rules._core.rules import Rules
-from hatsuden_rules._core.state import Chance, EndReason, Phase
-from hatsuden_rules._core.text import format_card, format_cell, format_move
-from hatsuden_rules.actions import chance_moves, player_moves
+from hatsuden_rules.core.rules import Rules
+from hatsuden_rules.core.state import Chance, EndReason, Phase
+from hatsuden_rules.core.text import format_card, format_cell, format_move
 from hatsuden_rules.observation._tensor import observation_tensor_layout
 
 __all__ = [

@@ -11,13 +11,13 @@ from collections.abc import Iterable
 
 import attrs
 
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.cards import Card, Cell, Energy, Tech
-from hatsuden_rules._core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.moves import BuildPylon, Construct, Deal, DealTech, Move
-from hatsuden_rules._core.rules import Rules
-from hatsuden_rules._core.state import Chance, EndReason, GameState, Phase
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.cards import Card, Cell, Energy, Tech
+from hatsuden_rules.core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.moves import BuildPylon, Construct, Deal, DealTech, Move
+from hatsuden_rules.core.rules import Rules
+from hatsuden_rules.core.state import Chance, EndReason, GameState, Phase
 
 __all__ = ["Concealed", "Observation", "SeenMove", "SeenStack", "observe"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hatsuden_rules._core.cards import Card, Tech
+from hatsuden_rules.core.cards import Card, Tech
 from hatsuden_rules.observation._observe import Concealed, Observation, SeenMove, SeenStack
 
 __all__ = ["render_observation"]

@@ -11,12 +11,12 @@ import itertools
 
 import attrs
 
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.cards import Cell, Tech
-from hatsuden_rules._core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.legal import legal_moves
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.cards import Cell, Tech
+from hatsuden_rules.core.encoding import DOWNSIZED, FACE_DOWN, FLIPPED, SECRET
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.legal import legal_moves
+from hatsuden_rules.core.moves import (
     Downsize,
     DrawTech,
     Flip,
@@ -25,9 +25,9 @@ from hatsuden_rules._core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.rng import SplitMix64, splitmix64
-from hatsuden_rules._core.rules import TechTiming
-from hatsuden_rules._core.state import Chance, GameState, Phase
+from hatsuden_rules.core.rng import SplitMix64, splitmix64
+from hatsuden_rules.core.rules import TechTiming
+from hatsuden_rules.core.state import Chance, GameState, Phase
 from hatsuden_rules.observation._observe import (
     Concealed,
     Observation,

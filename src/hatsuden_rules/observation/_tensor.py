@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, overload
 
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.cards import Card, Tech
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.rules import Rules
-from hatsuden_rules._core.state import Chance, EndReason, Phase
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.cards import Card, Tech
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.rules import Rules
+from hatsuden_rules.core.state import Chance, EndReason, Phase
 from hatsuden_rules.observation._observe import Observation, _unseen_counts
 
 __all__ = ["observation_tensor", "observation_tensor_layout"]

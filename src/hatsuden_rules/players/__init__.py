@@ -15,7 +15,7 @@ Examples:
     True
 """
 
-from hatsuden_rules._core import publish
+from hatsuden_rules.core import publish
 from hatsuden_rules.players._greedy import GreedyPlayer
 from hatsuden_rules.players._ismcts import ISMCTSPlayer
 from hatsuden_rules.players._native import NativePlayer, native_spec

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.apply import apply
-from hatsuden_rules._core.legal import legal_moves
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.apply import apply
+from hatsuden_rules.core.legal import legal_moves
+from hatsuden_rules.core.moves import (
     Construct,
     DeclineTech,
     DrawFromDeck,
@@ -22,9 +22,9 @@ from hatsuden_rules._core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.rng import SplitMix64, splitmix64
-from hatsuden_rules._core.scoring import score
-from hatsuden_rules._core.state import GameState, Phase
+from hatsuden_rules.core.rng import SplitMix64, splitmix64
+from hatsuden_rules.core.scoring import score
+from hatsuden_rules.core.state import GameState, Phase
 from hatsuden_rules.observation import Observation, sample_state
 from hatsuden_rules.players._heuristics import outlook, placement_gain
 from hatsuden_rules.players._protocol import check_decision

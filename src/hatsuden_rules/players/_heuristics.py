@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Final
 
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.encoding import FACE_DOWN
-from hatsuden_rules._core.legal import due_placements, legal_moves
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.encoding import FACE_DOWN
+from hatsuden_rules.core.legal import due_placements, legal_moves
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Discard,
@@ -28,9 +28,9 @@ from hatsuden_rules._core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.rng import splitmix64
-from hatsuden_rules._core.rules import TechTiming, Tiebreak
-from hatsuden_rules._core.state import GameState, Phase
+from hatsuden_rules.core.rng import splitmix64
+from hatsuden_rules.core.rules import TechTiming, Tiebreak
+from hatsuden_rules.core.state import GameState, Phase
 
 __all__ = ["city_outlook", "evaluate", "outlook", "placement_gain", "prices", "rollout_move"]
 

@@ -22,11 +22,11 @@ from typing import Any
 
 import attrs
 
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.apply import apply
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.legal import legal_moves
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.apply import apply
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.legal import legal_moves
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     DeclineTech,
@@ -37,9 +37,9 @@ from hatsuden_rules._core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.rng import SplitMix64, splitmix64
-from hatsuden_rules._core.scoring import score
-from hatsuden_rules._core.state import GameState, Phase
+from hatsuden_rules.core.rng import SplitMix64, splitmix64
+from hatsuden_rules.core.scoring import score
+from hatsuden_rules.core.state import GameState, Phase
 from hatsuden_rules.observation import Observation, sample_state
 from hatsuden_rules.players._heuristics import evaluate, prices, rollout_move
 from hatsuden_rules.players._protocol import check_decision

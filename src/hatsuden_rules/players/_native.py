@@ -13,9 +13,9 @@ from typing import Any
 
 import attrs
 
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.moves import Move
-from hatsuden_rules._core.rng import SplitMix64
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.moves import Move
+from hatsuden_rules.core.rng import SplitMix64
 from hatsuden_rules.observation import Observation
 from hatsuden_rules.players._greedy import GreedyPlayer
 from hatsuden_rules.players._ismcts import ISMCTSPlayer

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.moves import Move
-from hatsuden_rules._core.rng import SplitMix64
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.moves import Move
+from hatsuden_rules.core.rng import SplitMix64
 from hatsuden_rules.observation import Observation
 
 __all__ = ["Player", "check_decision"]

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from hatsuden_rules._core.moves import Move
-from hatsuden_rules._core.rng import SplitMix64
+from hatsuden_rules.core.moves import Move
+from hatsuden_rules.core.rng import SplitMix64
 from hatsuden_rules.observation import Observation
 from hatsuden_rules.players._protocol import check_decision
 

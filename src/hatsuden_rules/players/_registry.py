@@ -8,7 +8,7 @@ from typing import Any, Final
 
 import attrs
 
-from hatsuden_rules._core.errors import InvalidInputError
+from hatsuden_rules.core.errors import InvalidInputError
 from hatsuden_rules.players._greedy import GreedyPlayer
 from hatsuden_rules.players._ismcts import ISMCTSPlayer
 from hatsuden_rules.players._protocol import Player

@@ -28,12 +28,12 @@ import json
 from importlib import resources
 from typing import Any, Final, Literal, TypeAlias, overload
 
-from hatsuden_rules._core import publish
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.moves import MOVE_TYPES, Move
-from hatsuden_rules._core.rules import Rules
-from hatsuden_rules._core.scoring import Score
-from hatsuden_rules._core.state import GameState
+from hatsuden_rules.core import publish
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.moves import MOVE_TYPES, Move
+from hatsuden_rules.core.rules import Rules
+from hatsuden_rules.core.scoring import Score
+from hatsuden_rules.core.state import GameState
 from hatsuden_rules.notation._format import format_move
 from hatsuden_rules.observation._observe import Observation
 from hatsuden_rules.serialization._bodies import (

@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
-from hatsuden_rules._core import encoding as enc
-from hatsuden_rules._core.cards import Card, Tech
-from hatsuden_rules._core.rules import Overflow, Rules, TechTiming
-from hatsuden_rules._core.scoring import Score
-from hatsuden_rules._core.state import GameState, Stack
 from hatsuden_rules._positions import state_parts
+from hatsuden_rules.core import encoding as enc
+from hatsuden_rules.core.cards import Card, Tech
+from hatsuden_rules.core.rules import Overflow, Rules, TechTiming
+from hatsuden_rules.core.scoring import Score
+from hatsuden_rules.core.state import GameState, Stack
 from hatsuden_rules.notation._format import format_card, format_cell, format_move, format_seen_move
 from hatsuden_rules.observation._observe import Observation, SeenStack
 

@@ -10,13 +10,6 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn, TypeVar
 
-from hatsuden_rules._core.cards import ROWS, Card, Cell, Energy, Tech
-from hatsuden_rules._core.enums import GameEnum
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.moves import Move
-from hatsuden_rules._core.rules import Overflow, Rules, TechTiming, Tiebreak
-from hatsuden_rules._core.scoring import Decision, PlayerScore, Score
-from hatsuden_rules._core.state import Chance, EndReason, GameState, Phase, Stack
 from hatsuden_rules._positions import (
     U64,
     Path,
@@ -27,6 +20,13 @@ from hatsuden_rules._positions import (
     check_rules,
     make_rules,
 )
+from hatsuden_rules.core.cards import ROWS, Card, Cell, Energy, Tech
+from hatsuden_rules.core.enums import GameEnum
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.moves import Move
+from hatsuden_rules.core.rules import Overflow, Rules, TechTiming, Tiebreak
+from hatsuden_rules.core.scoring import Decision, PlayerScore, Score
+from hatsuden_rules.core.state import Chance, EndReason, GameState, Phase, Stack
 from hatsuden_rules.notation._scan import parse_card, parse_cell, parse_move
 from hatsuden_rules.observation._observe import Concealed, Observation, SeenMove, SeenStack
 

@@ -11,9 +11,9 @@ from typing import Any, Final
 
 import attrs
 
-from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.errors import IllegalMoveError, InvalidInputError
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core.apply import apply, new_game
+from hatsuden_rules.core.errors import IllegalMoveError, InvalidInputError
+from hatsuden_rules.core.moves import (
     MOVE_TYPES,
     Deal,
     DrawFromDeck,
@@ -21,9 +21,9 @@ from hatsuden_rules._core.moves import (
     EndTurn,
     Move,
 )
-from hatsuden_rules._core.rules import STANDARD, Rules, Tiebreak
-from hatsuden_rules._core.scoring import Decision, score
-from hatsuden_rules._core.state import Chance, EndReason, GameState
+from hatsuden_rules.core.rules import STANDARD, Rules, Tiebreak
+from hatsuden_rules.core.scoring import Decision, score
+from hatsuden_rules.core.state import Chance, EndReason, GameState
 from hatsuden_rules.notation._format import format_move, format_rules
 from hatsuden_rules.notation._scan import NotationError, parse_move, parse_rules
 from hatsuden_rules.serialization._bodies import FORMAT_VERSION, rules_body

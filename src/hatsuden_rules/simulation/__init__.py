@@ -35,16 +35,16 @@ from typing import Any, Final
 
 import attrs
 
-from hatsuden_rules._core import publish
-from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.legal import legal_moves
-from hatsuden_rules._core.moves import Move
-from hatsuden_rules._core.rng import SplitMix64, splitmix64
-from hatsuden_rules._core.rules import STANDARD, Rules
-from hatsuden_rules._core.scoring import Decision, Score, score
-from hatsuden_rules._core.state import EndReason, GameState
+from hatsuden_rules.core import publish
+from hatsuden_rules.core.apply import apply, new_game
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.legal import legal_moves
+from hatsuden_rules.core.moves import Move
+from hatsuden_rules.core.rng import SplitMix64, splitmix64
+from hatsuden_rules.core.rules import STANDARD, Rules
+from hatsuden_rules.core.scoring import Decision, Score, score
+from hatsuden_rules.core.state import EndReason, GameState
 from hatsuden_rules.observation import observe
 from hatsuden_rules.players import Player, make_player
 from hatsuden_rules.serialization._records import GameRecord, GameResult, format_record

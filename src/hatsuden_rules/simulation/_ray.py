@@ -15,7 +15,7 @@ import socket
 from collections.abc import Callable, Iterator
 from typing import Any, Final, TypeVar
 
-from hatsuden_rules._core.errors import HatsudenError
+from hatsuden_rules.core.errors import HatsudenError
 
 __all__ = ["BackendError", "batches", "import_ray", "ray_results", "ray_session"]
 

@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from hatsuden_rules._core import publish
-from hatsuden_rules._core.cards import Cell
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.state import GameState
+from hatsuden_rules.core import publish
+from hatsuden_rules.core.cards import Cell
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.state import GameState
 from hatsuden_rules.observation import Observation
 from hatsuden_rules.svg._board import draw
 from hatsuden_rules.svg._html import record_to_html, touched_cells

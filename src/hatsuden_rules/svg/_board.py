@@ -13,9 +13,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Final
 
-from hatsuden_rules._core.cards import Cell, Energy
-from hatsuden_rules._core.scoring import Decision
-from hatsuden_rules._core.state import Chance, EndReason, Phase
+from hatsuden_rules.core.cards import Cell, Energy
+from hatsuden_rules.core.scoring import Decision
+from hatsuden_rules.core.state import Chance, EndReason, Phase
 from hatsuden_rules.svg._paint import (
     BAND_H,
     CARD_H,

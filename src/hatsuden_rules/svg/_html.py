@@ -22,10 +22,10 @@ import zlib
 from collections.abc import Iterable
 from typing import Final
 
-from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.cards import Cell
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core.apply import apply, new_game
+from hatsuden_rules.core.cards import Cell
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -35,8 +35,8 @@ from hatsuden_rules._core.moves import (
     Improve,
     Move,
 )
-from hatsuden_rules._core.scoring import Decision, score
-from hatsuden_rules._core.state import Chance, EndReason, GameState
+from hatsuden_rules.core.scoring import Decision, score
+from hatsuden_rules.core.state import Chance, EndReason, GameState
 from hatsuden_rules.notation import format_move, format_rules, format_seen_move
 from hatsuden_rules.observation import Concealed, Observation, SeenMove, observe
 from hatsuden_rules.serialization._records import GameRecord, replay

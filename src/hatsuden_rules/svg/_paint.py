@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from hatsuden_rules._core.cards import Card, Energy, Tech
-from hatsuden_rules._core.errors import InvalidInputError
+from hatsuden_rules.core.cards import Card, Energy, Tech
+from hatsuden_rules.core.errors import InvalidInputError
 
 __all__ = [
     "BAND_H",

@@ -15,12 +15,12 @@ from typing import Final, TypeVar
 
 import attrs
 
-from hatsuden_rules._core.cards import Card, Cell, Energy, Tech
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.render import render
-from hatsuden_rules._core.rules import Rules, Tiebreak
-from hatsuden_rules._core.scoring import Decision
-from hatsuden_rules._core.state import Chance, EndReason, GameState, Phase
+from hatsuden_rules.core.cards import Card, Cell, Energy, Tech
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.render import render
+from hatsuden_rules.core.rules import Rules, Tiebreak
+from hatsuden_rules.core.scoring import Decision
+from hatsuden_rules.core.state import Chance, EndReason, GameState, Phase
 from hatsuden_rules.notation import format_move, format_seen_move
 from hatsuden_rules.observation import Observation, render_observation
 

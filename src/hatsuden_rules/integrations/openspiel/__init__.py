@@ -28,8 +28,8 @@ except ImportError:
         "pip install 'hatsuden-rules[openspiel]'"
     ) from None
 
-from hatsuden_rules._core.rules import STANDARD, Rules
 from hatsuden_rules.actions import action_to_move, move_to_action, num_distinct_actions
+from hatsuden_rules.core.rules import STANDARD, Rules
 from hatsuden_rules.integrations.openspiel._game import (
     GAME_TYPE,
     HatsudenGame,

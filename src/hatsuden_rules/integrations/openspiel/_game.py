@@ -15,20 +15,20 @@ import attrs
 import numpy as np
 import pyspiel
 
-from hatsuden_rules._core.apply import apply, new_game
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.legal import chance_outcomes, legal_moves
-from hatsuden_rules._core.render import render
-from hatsuden_rules._core.rng import SplitMix64
-from hatsuden_rules._core.rules import Rules
-from hatsuden_rules._core.scoring import score
-from hatsuden_rules._core.state import GameState, Phase
 from hatsuden_rules.actions import (
     chance_moves,
     num_chance_outcomes,
     num_distinct_actions,
     player_moves,
 )
+from hatsuden_rules.core.apply import apply, new_game
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.legal import chance_outcomes, legal_moves
+from hatsuden_rules.core.render import render
+from hatsuden_rules.core.rng import SplitMix64
+from hatsuden_rules.core.rules import Rules
+from hatsuden_rules.core.scoring import score
+from hatsuden_rules.core.state import GameState, Phase
 from hatsuden_rules.integrations.openspiel import _options
 from hatsuden_rules.integrations.openspiel._length import max_chance_nodes, max_game_length
 from hatsuden_rules.integrations.openspiel._params import (

@@ -7,9 +7,9 @@ stall rule there is no bound, and the OpenSpiel game refuses the rule set.
 
 from __future__ import annotations
 
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.errors import InvalidRulesError
-from hatsuden_rules._core.rules import Rules
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.errors import InvalidRulesError
+from hatsuden_rules.core.rules import Rules
 
 __all__ = ["max_chance_nodes", "max_game_length"]
 

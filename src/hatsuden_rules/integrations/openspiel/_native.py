@@ -16,9 +16,9 @@ from typing import Any, Final, NamedTuple
 import attrs
 import pyspiel
 
-from hatsuden_rules._core.render import render
-from hatsuden_rules._core.rng import SplitMix64
-from hatsuden_rules._core.state import GameState
+from hatsuden_rules.core.render import render
+from hatsuden_rules.core.rng import SplitMix64
+from hatsuden_rules.core.state import GameState
 from hatsuden_rules.integrations.openspiel import _game, _options
 from hatsuden_rules.notation import format_observation, format_rules, format_state, parse_state
 from hatsuden_rules.observation import observe, sample_state

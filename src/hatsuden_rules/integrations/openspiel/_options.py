@@ -22,8 +22,8 @@ import attrs
 import numpy as np
 import pyspiel
 
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.rules import Rules
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.rules import Rules
 from hatsuden_rules.integrations._learning import Encoder, encoder, require_native
 from hatsuden_rules.observation import observation_tensor, observe
 from hatsuden_rules.observation._features import feature_plan, split_plan, split_tensor

@@ -13,9 +13,9 @@ from typing import Final, TypeAlias
 
 import attrs
 
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.errors import InvalidRulesError
-from hatsuden_rules._core.rules import Overflow, Rules, TechTiming, Tiebreak
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.errors import InvalidRulesError
+from hatsuden_rules.core.rules import Overflow, Rules, TechTiming, Tiebreak
 
 __all__ = [
     "GAME_NAME",

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from hatsuden_rules._core.moves import BuildPylon, Construct, Deal, DealTech, Move
-from hatsuden_rules._core.rules import Rules
 from hatsuden_rules.actions import chance_moves, player_moves
+from hatsuden_rules.core.moves import BuildPylon, Construct, Deal, DealTech, Move
+from hatsuden_rules.core.rules import Rules
 from hatsuden_rules.notation import format_move, format_seen_move
 from hatsuden_rules.observation import Concealed
 

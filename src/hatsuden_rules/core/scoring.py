@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from hatsuden_rules._core.cards import Energy
-from hatsuden_rules._core.encoding import FACE_DOWN
-from hatsuden_rules._core.enums import GameEnum
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.rules import Tiebreak
-from hatsuden_rules._core.state import GameState
-from hatsuden_rules._core.trusted import trusted_constructor
+from hatsuden_rules.core.cards import Energy
+from hatsuden_rules.core.encoding import FACE_DOWN
+from hatsuden_rules.core.enums import GameEnum
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.rules import Tiebreak
+from hatsuden_rules.core.state import GameState
+from hatsuden_rules.core.trusted import trusted_constructor
 
 __all__ = ["Decision", "PlayerScore", "Score", "score"]
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Final, Protocol, TypeAlias, TypeVar, cast
 
 import attrs
 
-from hatsuden_rules._core.cards import ROWS, Card, Cell, Energy, Tech
-from hatsuden_rules._core.encoding import (
+from hatsuden_rules.core.cards import ROWS, Card, Cell, Energy, Tech
+from hatsuden_rules.core.encoding import (
     CARD_FIELDS,
     DOWNSIZED,
     FACE_DOWN,
@@ -23,11 +23,11 @@ from hatsuden_rules._core.encoding import (
     city_tolerance,
     row_supply,
 )
-from hatsuden_rules._core.enums import GameEnum
-from hatsuden_rules._core.errors import InvalidInputError
-from hatsuden_rules._core.moves import Move
-from hatsuden_rules._core.rules import Rules
-from hatsuden_rules._core.trusted import (
+from hatsuden_rules.core.enums import GameEnum
+from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.moves import Move
+from hatsuden_rules.core.rules import Rules
+from hatsuden_rules.core.trusted import (
     fast_init,
     trusted_assembler,
     trusted_constructor,
@@ -350,7 +350,9 @@ class Update(Protocol):
         known: _Pair[tuple[int, ...]] = ...,
         this_turn: tuple[Move, ...] = ...,
         last_turn: tuple[Move, ...] = ...,
-    ) -> GameState: ...
+    ) -> GameState:
+        """`state` with the given fields replaced; the others are the same objects."""
+        ...
 
 
 def updater(

@@ -7,7 +7,7 @@ from typing import Final
 
 import attrs
 
-from hatsuden_rules._core.errors import InvalidInputError
+from hatsuden_rules.core.errors import InvalidInputError
 
 __all__ = ["SplitMix64", "sample"]
 

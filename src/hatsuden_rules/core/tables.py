@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hatsuden_rules._core.cards import ROWS, Card, Cell, Energy, Tech
-from hatsuden_rules._core.enums import Overflow
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core.cards import ROWS, Card, Cell, Energy, Tech
+from hatsuden_rules.core.enums import Overflow
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -31,7 +31,7 @@ from hatsuden_rules._core.moves import (
 )
 
 if TYPE_CHECKING:
-    from hatsuden_rules._core.rules import Rules
+    from hatsuden_rules.core.rules import Rules
 
 __all__ = ["_Tables"]
 

@@ -13,8 +13,8 @@ from typing import Any, ClassVar, TypeAlias
 
 import attrs
 
-from hatsuden_rules._core.cards import ROWS, Card, Cell, Energy, Tech
-from hatsuden_rules._core.errors import InvalidMoveError
+from hatsuden_rules.core.cards import ROWS, Card, Cell, Energy, Tech
+from hatsuden_rules.core.errors import InvalidMoveError
 
 __all__ = [
     "BuildPylon",

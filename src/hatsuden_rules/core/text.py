@@ -10,9 +10,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
-from hatsuden_rules._core.cards import Card, Cell, Tech
-from hatsuden_rules._core.errors import InvalidMoveError
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core.cards import Card, Cell, Tech
+from hatsuden_rules.core.errors import InvalidMoveError
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,

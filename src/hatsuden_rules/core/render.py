@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from hatsuden_rules._core.scoring import score
-from hatsuden_rules._core.state import GameState, Stack
-from hatsuden_rules._core.text import format_card
+from hatsuden_rules.core.scoring import score
+from hatsuden_rules.core.state import GameState, Stack
+from hatsuden_rules.core.text import format_card
 
 __all__ = ["render", "render_card"]
 

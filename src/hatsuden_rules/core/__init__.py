@@ -1,7 +1,9 @@
 """The rules core: cards, moves, rules, the state and its encoding, legal moves, apply, score.
 
-Nothing here imports from the rest of the package (see docs/architecture.md); the public names
-are re-exported by `hatsuden_rules`.
+Nothing here imports from the rest of the package (see docs/architecture.md). This is where the
+core types are defined, under a public path so that type checkers name them without a private
+part (``hatsuden_rules.core.state.GameState``); import them from `hatsuden_rules`, which
+re-exports every public name: the rest of these modules is internal and may change.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ def publish(module: str, names: Iterable[str], namespace: Mapping[str, object]) 
     """Give each class `module` re-exports from a private module its public home.
 
     Their ``__module__`` becomes `module`, so ``repr``, tracebacks, pickles and the API pages
-    name ``hatsuden_rules.PlayerScore``, not ``hatsuden_rules._core.scoring.PlayerScore``. A
+    name ``hatsuden_rules.PlayerScore``, not ``hatsuden_rules.core.scoring.PlayerScore`` (the
+    defining module of this package or a private one). A
     class already published by a more specific public module (``hatsuden_rules.notation``)
     keeps that home. Names `namespace` does not hold yet (loaded lazily) are left alone.
     Functions keep their defining module: doctest runs their examples in its namespace.
@@ -25,5 +28,6 @@ def publish(module: str, names: Iterable[str], namespace: Mapping[str, object]) 
         obj = namespace.get(name)
         if not inspect.isclass(obj):
             continue
-        if any(part.startswith("_") for part in obj.__module__.split(".")):
+        home = obj.__module__
+        if home.startswith(f"{__name__}.") or any(part.startswith("_") for part in home.split(".")):
             obj.__module__ = module

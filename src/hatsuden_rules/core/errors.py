@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - imports for annotations only
-    from hatsuden_rules._core.moves import Move
-    from hatsuden_rules._core.state import GameState
+    from hatsuden_rules.core.moves import Move
+    from hatsuden_rules.core.state import GameState
 
 __all__ = [
     "HatsudenError",

@@ -7,10 +7,10 @@ from typing import Any, Final
 
 import attrs
 
-from hatsuden_rules._core.cards import MAX_CARD_VALUE, ROWS, Card, Cell, Energy, Tech
-from hatsuden_rules._core.enums import GameEnum, Overflow, TechTiming, Tiebreak
-from hatsuden_rules._core.errors import InvalidRulesError
-from hatsuden_rules._core.tables import _Tables
+from hatsuden_rules.core.cards import MAX_CARD_VALUE, ROWS, Card, Cell, Energy, Tech
+from hatsuden_rules.core.enums import GameEnum, Overflow, TechTiming, Tiebreak
+from hatsuden_rules.core.errors import InvalidRulesError
+from hatsuden_rules.core.tables import _Tables
 
 __all__ = ["PRINTED", "STANDARD", "Overflow", "Rules", "TechTiming", "Tiebreak"]
 

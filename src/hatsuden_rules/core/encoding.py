@@ -22,11 +22,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from hatsuden_rules._core.cards import Energy, Tech
-    from hatsuden_rules._core.moves import Move
-    from hatsuden_rules._core.rules import Rules
-    from hatsuden_rules._core.state import Chance, EndReason, GameState, Phase
-    from hatsuden_rules._core.tables import _Tables
+    from hatsuden_rules.core.cards import Energy, Tech
+    from hatsuden_rules.core.moves import Move
+    from hatsuden_rules.core.rules import Rules
+    from hatsuden_rules.core.state import Chance, EndReason, GameState, Phase
+    from hatsuden_rules.core.tables import _Tables
 
 __all__ = [
     "CARD_FIELDS",

@@ -8,10 +8,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import NoReturn, TypeVar
 
-from hatsuden_rules._core.cards import Card, Cell, Tech
-from hatsuden_rules._core.encoding import FACE_DOWN
-from hatsuden_rules._core.errors import IllegalMoveError
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core.cards import Card, Cell, Tech
+from hatsuden_rules.core.encoding import FACE_DOWN
+from hatsuden_rules.core.errors import IllegalMoveError
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Downsize,
@@ -20,7 +20,7 @@ from hatsuden_rules._core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.state import GameState, Phase
+from hatsuden_rules.core.state import GameState, Phase
 
 __all__ = [
     "blur",
@@ -60,10 +60,12 @@ def check_nothing_due(state: GameState, move: Move) -> None:
 
 
 def illegal(state: GameState, move: Move, rule: str, reason: str) -> NoReturn:
+    """Refuse `move` in `state`, naming the `rule` it breaks and why."""
     raise IllegalMoveError(state, move, rule, reason)
 
 
 def wrong_phase(state: GameState, move: Move, phase: Phase) -> NoReturn:
+    """Refuse `move`, which belongs to `phase`, not to the current one (R9)."""
     illegal(
         state,
         move,
@@ -95,6 +97,7 @@ def card_index(state: GameState, move: Move, card: Card) -> int:
 
 
 def cell_index(state: GameState, move: Move, cell: Cell) -> int:
+    """The index of `cell` in the rules' cells; refuses a column not in play (R1)."""
     index = state.rules._tables.cell_index.get(cell)
     if index is None:
         illegal(state, move, "R1", f"{cell} is in a column of an energy not in play")
@@ -104,6 +107,7 @@ def cell_index(state: GameState, move: Move, cell: Cell) -> int:
 def card_and_cell(
     state: GameState, move: Construct | Improve | Downsize | BuildPylon
 ) -> tuple[int, int]:
+    """The card and cell indices a move names (a prebuilt move costs one lookup)."""
     t = state.rules._tables
     args = t.move_args.get(id(move))  # a prebuilt move: no hashing (see `_Tables.move_args`)
     if args is not None:
@@ -116,6 +120,7 @@ def card_and_cell(
 
 
 def take_from_hand(state: GameState, move: Move, card: int, rule: str) -> tuple[int, ...]:
+    """The current player's hand without `card`; refuses a card not in it (`rule`)."""
     hand = state._hands[state.current_player]
     try:
         k = hand.index(card)
@@ -125,6 +130,7 @@ def take_from_hand(state: GameState, move: Move, card: int, rule: str) -> tuple[
 
 
 def plant_at(state: GameState, move: Move, cell: int, rule: str, verb: str) -> tuple[int, ...]:
+    """The stack at `cell`; refuses an empty cell or a pylon (`rule`)."""
     raw = state._boards[state.current_player][cell]
     if not raw:
         illegal(state, move, rule, f"{verb} needs a plant, and {state.rules.cells[cell]} is empty")
@@ -136,6 +142,7 @@ def plant_at(state: GameState, move: Move, cell: int, rule: str, verb: str) -> t
 
 
 def same_energy(state: GameState, move: Move, card: int, cell: int, rule: str) -> None:
+    """Refuse a card whose energy is not the column's (`rule`)."""
     t = state.rules._tables
     if t.card_col[card] != cell % len(t.energies):
         illegal(
@@ -148,11 +155,13 @@ def same_energy(state: GameState, move: Move, card: int, cell: int, rule: str) -
 
 
 def insert(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """`cards` (sorted) with `card` added in order."""
     k = bisect_right(cards, card)
     return (*cards[:k], card, *cards[k:])
 
 
 def remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """`cards` without one copy of `card`."""
     k = cards.index(card)
     return cards[:k] + cards[k + 1 :]
 
@@ -178,10 +187,12 @@ def blur(known: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def pair(pair: tuple[_T, _T], player: int, value: _T) -> tuple[_T, _T]:
+    """`pair` with `player`'s entry replaced by `value`."""
     return (value, pair[1]) if player == 0 else (pair[0], value)
 
 
 def put(
     board: tuple[tuple[int, ...], ...], cell: int, raw: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
+    """`board` with the stack at `cell` replaced by `raw`."""
     return (*board[:cell], raw, *board[cell + 1 :])

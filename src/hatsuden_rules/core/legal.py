@@ -15,12 +15,12 @@ from __future__ import annotations
 from fractions import Fraction
 from operator import itemgetter
 
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.encoding import FACE_DOWN
-from hatsuden_rules._core.errors import InvalidInputError, PhaseError
-from hatsuden_rules._core.moves import Move
-from hatsuden_rules._core.rules import Overflow, TechTiming
-from hatsuden_rules._core.state import Chance, GameState, Phase, takeable_discards, tolerance
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.encoding import FACE_DOWN
+from hatsuden_rules.core.errors import InvalidInputError, PhaseError
+from hatsuden_rules.core.moves import Move
+from hatsuden_rules.core.rules import Overflow, TechTiming
+from hatsuden_rules.core.state import Chance, GameState, Phase, takeable_discards, tolerance
 
 __all__ = ["chance_outcomes", "is_legal", "legal_moves"]
 

@@ -11,8 +11,8 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any, Final
 
-from hatsuden_rules._core.cards import Energy, Tech
-from hatsuden_rules._core.checks import (
+from hatsuden_rules.core.cards import Energy, Tech
+from hatsuden_rules.core.checks import (
     blur,
     card_and_cell,
     card_index,
@@ -29,7 +29,7 @@ from hatsuden_rules._core.checks import (
     take_from_hand,
     wrong_phase,
 )
-from hatsuden_rules._core.encoding import (
+from hatsuden_rules.core.encoding import (
     DOWNSIZED,
     FACE_DOWN,
     FLIPPED,
@@ -37,8 +37,8 @@ from hatsuden_rules._core.encoding import (
     city_tolerance,
     row_supply,
 )
-from hatsuden_rules._core.errors import InvalidInputError, InvalidMoveError
-from hatsuden_rules._core.moves import (
+from hatsuden_rules.core.errors import InvalidInputError, InvalidMoveError
+from hatsuden_rules.core.moves import (
     BuildPylon,
     Construct,
     Deal,
@@ -58,9 +58,9 @@ from hatsuden_rules._core.moves import (
     PlaceAccumulator,
     PlaceSmart,
 )
-from hatsuden_rules._core.rng import splitmix64
-from hatsuden_rules._core.rules import STANDARD, Overflow, Rules, TechTiming
-from hatsuden_rules._core.state import (
+from hatsuden_rules.core.rng import splitmix64
+from hatsuden_rules.core.rules import STANDARD, Overflow, Rules, TechTiming
+from hatsuden_rules.core.state import (
     Chance,
     EndReason,
     GameState,

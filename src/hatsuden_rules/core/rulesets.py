@@ -14,9 +14,9 @@ from typing import Final
 
 import attrs
 
-from hatsuden_rules._core.cards import Tech
-from hatsuden_rules._core.enums import Overflow, TechTiming, Tiebreak
-from hatsuden_rules._core.rules import PRINTED, STANDARD, Rules
+from hatsuden_rules.core.cards import Tech
+from hatsuden_rules.core.enums import Overflow, TechTiming, Tiebreak
+from hatsuden_rules.core.rules import PRINTED, STANDARD, Rules
 
 __all__ = [
     "CHECK_SETS",

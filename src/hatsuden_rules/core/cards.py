@@ -7,8 +7,8 @@ from typing import Any, Final
 
 import attrs
 
-from hatsuden_rules._core.enums import GameEnum
-from hatsuden_rules._core.errors import InvalidMoveError
+from hatsuden_rules.core.enums import GameEnum
+from hatsuden_rules.core.errors import InvalidMoveError
 
 __all__ = ["MAX_CARD_VALUE", "ROWS", "Card", "Cell", "Energy", "Tech"]
 
