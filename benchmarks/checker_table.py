@@ -125,9 +125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     load = os.getloadavg()[0]
     compared = "choice" if "choice" in args.configs else args.configs[-1]
-    rows, python_runs, native_compared = [], [], []
+    rows: list[dict[str, Any]] = []
+    python_runs: list[dict[str, Any]] = []
+    native_compared: list[dict[str, Any]] = []
     for config in args.configs:
-        one, two = [], []
+        one: list[dict[str, Any]] = []
+        two: list[dict[str, Any]] = []
         for _ in range(args.rounds):
             one.append(_native(config, 1))
             two.append(_native(config, 2))
