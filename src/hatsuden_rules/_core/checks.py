@@ -149,7 +149,7 @@ def same_energy(state: GameState, move: Move, card: int, cell: int, rule: str) -
 
 def insert(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     k = bisect_right(cards, card)
-    return (*cards[:k], card, *cards[k:])
+    return cards[:k] + (card,) + cards[k:]
 
 
 def remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -184,4 +184,4 @@ def pair(pair: tuple[_T, _T], player: int, value: _T) -> tuple[_T, _T]:
 def put(
     board: tuple[tuple[int, ...], ...], cell: int, raw: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
-    return (*board[:cell], raw, *board[cell + 1 :])
+    return board[:cell] + (raw,) + board[cell + 1 :]

@@ -607,7 +607,7 @@ class Properties:
                 changed.append("deck")
             if before._discards is not after._discards and before._discards != after._discards:
                 changed.append("discards")
-        if zb[1] != za[1] and raw_boards(before)[other] != raw_boards(after)[other]:
+        if zb[1] != za[1] and before._boards[other] != after._boards[other]:
             changed.append(f"board{other}")
         if before._tech_hands[other] is not after._tech_hands[other] and (
             before._tech_hands[other] != after._tech_hands[other]
@@ -631,7 +631,7 @@ class Properties:
         ends_turn = (
             kind is DrawFromDiscard or kind is EndTurn or (kind is Deal and chance is _DRAW_CHANCE)
         )
-        logged = (*before._this_turn, move)
+        logged = before._this_turn + (move,)
         if ends_turn:
             if after.current_player != other:
                 problems = [
