@@ -40,6 +40,7 @@ _ACTION, _DRAW, _CHANCE, _TECH, _OVERFLOW = (
 )
 _TECH_CHANCE = Chance.TECH
 _FREE_PHASES = frozenset({_ACTION, _OVERFLOW, _DRAW})  # R18
+_OUTCOME = itemgetter(0)  # the move of a (move, weight) pair, without a generator's frames
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -65,7 +66,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     if phase is _DRAW:
         return _draw_moves(state)
     if phase is _CHANCE:
-        return tuple(move for move, _ in _chance_weights(state))
+        return tuple(map(_OUTCOME, _chance_weights(state)))
     if phase is _TECH:
         return _tech_moves(state)
     if phase is _OVERFLOW:

@@ -254,8 +254,7 @@ class Properties:
         A remembered move is kept alive by the checker, so no other object can have its id: a
         tuple of such ids names a tuple of moves exactly. Keys made of ids are stored only then.
         """
-        ids = self._move_ids
-        return all(id(m) in ids for m in moves)
+        return all(map(self._move_ids.__contains__, map(id, moves)))  # no generator frames
 
     def _new_turn(self, key: tuple[object, ...], state: GameState) -> int:
         """The turn group of `state`: its table (by value) and its two logs (by move index)."""
