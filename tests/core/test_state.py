@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import attrs
 import pytest
 
 from hatsuden_rules import (
     STANDARD,
+    Chance,
     GameState,
     Pass,
     Phase,
     Rules,
+    Tech,
     apply,
     chance_outcomes,
     legal_moves,
     new_game,
 )
 from hatsuden_rules.core.encoding import fields
-from hatsuden_rules.core.state import from_zones, updater
+from hatsuden_rules.core.state import builder, from_zones, updater
 
 NAMES = [field.alias for field in attrs.fields(GameState)]
 RECOMPUTED = {"known", "this_turn", "last_turn"}
@@ -88,6 +91,50 @@ def test_an_updater_takes_its_fields_by_keyword_only() -> None:
         updater("phase", "no_such_field")
     with pytest.raises(TypeError):
         updater("phase", cleared=("phase",))
+
+
+def test_a_builder_makes_a_state_of_its_fields_and_constants() -> None:
+    """R5-R8: the state before the deal, built from its variable fields; the rest constant."""
+    state = new_game(seed=None, rules=STANDARD)
+    values: dict[str, Any] = {str(k): v for k, v in zip(NAMES, fields(state), strict=True)}
+    constant = {name: values.pop(name) for name in ("current_player", "stall", "this_turn")}
+    cleared = tuple(name for name in list(values) if values[name] is None)
+    for name in cleared:
+        del values[name]
+    build = builder(*values, cleared=cleared, fixed=constant)
+    built = build(**values)
+    assert built == state
+    assert hash(built) == hash(state)
+    assert type(built) is GameState
+    assert built._this_turn is constant["this_turn"]
+    for field, old, new in zip(NAMES, fields(state), fields(built), strict=True):
+        assert new is old, field
+    with pytest.raises(TypeError):
+        builder(*values)  # the constants are named nowhere
+    with pytest.raises(TypeError):
+        build(**values, stall=1)  # a fixed field cannot be given
+
+
+def test_new_game_builds_the_state_before_the_deal_or_after_it() -> None:
+    """R5-R8: every field of a new game, seeded (dealt at once) and in explicit chance mode."""
+    rules = Rules(energies=2, max_value=2, copies=2, hand_size=2, city_demand=3)
+    for seed in (None, 0, 5):
+        state = new_game(seed=seed, rules=rules)
+        values: dict[str, Any] = {str(k): v for k, v in zip(NAMES, fields(state), strict=True)}
+        dealt = seed is not None
+        assert values["phase"] is (Phase.ACTION if dealt else Phase.CHANCE)
+        assert len(values["hands"][0]) == len(values["hands"][1]) == (2 if dealt else 0)
+        assert len(values["deck"]) == 8 - (4 if dealt else 0)
+        assert values["chance"] is (None if dealt else Chance.SETUP)
+        assert (values["rng"] is not None) is dealt
+        assert values["boards"] == (((),) * 4, ((),) * 4)
+        assert values["tech_deck"] == tuple(sorted(rules.techs, key=list(Tech).index))
+        assert values["tech_hands"] == (frozenset(), frozenset())
+        assert values["known"] == ((), ())
+        assert values["current_player"] == values["stall"] == 0
+        assert values["discards"] == values["this_turn"] == values["last_turn"] == ()
+        for name in ("accumulator", "smart", "played", "discarded", "end_trigger", "end_reason"):
+            assert values[name] is None, name
 
 
 def test_apply_passes_every_unchanged_field_on_as_the_same_object() -> None:

@@ -35,7 +35,7 @@ from hatsuden_rules import (
     score,
 )
 from hatsuden_rules.core.state import new_state
-from hatsuden_rules.core.trusted import trusted_constructor
+from hatsuden_rules.core.trusted import trusted_builder, trusted_constructor
 
 RULE_SETS = [
     STANDARD,
@@ -169,6 +169,54 @@ def test_a_new_plain_field_is_picked_up() -> None:
     assert make(1, (2,), "y", d=5) == Value(1, (2,), "y", d=5)
     assert repr(make(a=1, b=())) == repr(Value(1, ()))
     assert make.__doc__ is not None
+
+
+def test_a_builder_sets_its_fields_and_the_very_constants() -> None:
+    @attrs.frozen(slots=True, cache_hash=True)
+    class Value:
+        a: int
+        b: tuple[int, ...]
+        c: str | None
+        d: int = attrs.field(default=4, kw_only=True)
+
+    tail = (7, 8)
+    build = trusted_builder(Value, ("a", "d"), cleared=("c",), fixed={"b": tail})
+    value = build(a=1, d=2)
+    assert value == Value(1, tail, None, d=2)
+    assert hash(value) == hash(Value(1, tail, None, d=2))
+    assert type(value) is Value
+    assert value.b is tail
+    assert build.__doc__ is not None
+    with pytest.raises(TypeError):
+        build(1, 2)  # keyword only
+    with pytest.raises(TypeError):
+        build(a=1)  # every given field is required
+    with pytest.raises(TypeError):
+        build(a=1, d=2, b=())  # a fixed field cannot be given
+
+
+@pytest.mark.parametrize(
+    ("fields", "cleared", "fixed"),
+    [
+        (("a", "b"), ("c",), {}),  # d named nowhere
+        (("a", "b", "d"), ("c", "a"), {}),  # a named twice
+        (("a", "b", "d"), ("c",), {"b": 1}),  # b given and fixed
+        (("a", "b", "c", "d", "e"), (), {}),  # no such field
+    ],
+    ids=["missing", "repeated", "given-and-fixed", "unknown"],
+)
+def test_a_builder_names_every_field_exactly_once(
+    fields: tuple[str, ...], cleared: tuple[str, ...], fixed: dict[str, object]
+) -> None:
+    @attrs.frozen(slots=True)
+    class Value:
+        a: int
+        b: int
+        c: int | None
+        d: int = attrs.field(default=4, kw_only=True)
+
+    with pytest.raises(TypeError, match="Value"):
+        trusted_builder(Value, fields, cleared, fixed)
 
 
 def _validated(_: object, __: object, value: object) -> None:

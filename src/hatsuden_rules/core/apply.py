@@ -65,7 +65,7 @@ from hatsuden_rules.core.state import (
     EndReason,
     GameState,
     Phase,
-    new_state,
+    builder,
     takeable_discards,
     updater,
 )
@@ -97,12 +97,26 @@ _ACCUMULATOR, _SECRET_BUILD, _SMART, _DOWN = (
 
 # The state updaters of the transitions, one per set of fields a transition changes (see
 # `state.updater`): every other field of the new state is the very object of the old one.
-_after_setup: Final = updater(
+_NO_TECH_HANDS: Final[tuple[frozenset[Tech], frozenset[Tech]]] = (frozenset(), frozenset())
+_start: Final = builder(  # R5-R8: a new game, dealt (seeded) or waiting for the deal
+    "rules",
     "phase",
     "hands",
     "deck",
+    "boards",
+    "tech_deck",
+    "chance",
     "rng",
-    cleared=("chance",),
+    cleared=("accumulator", "smart", "played", "discarded", "end_trigger", "end_reason"),
+    fixed={
+        "current_player": 0,
+        "discards": (),
+        "tech_hands": _NO_TECH_HANDS,
+        "stall": 0,
+        "known": ((), ()),
+        "this_turn": (),
+        "last_turn": (),
+    },
 )
 _after_play: Final = updater(
     "phase",
@@ -161,6 +175,16 @@ _next_turn_ending: Final = updater(  # the end is triggered now, or the game is 
     "end_reason",
     "rng",
     "known",
+    "last_turn",
+    cleared=("played", "discarded", "chance"),
+    fixed={"this_turn": ()},
+)
+_next_turn_idle: Final = updater(  # _next_turn_ending when no card moved (EndTurn, R22)
+    "phase",
+    "current_player",
+    "stall",
+    "end_trigger",
+    "end_reason",
     "last_turn",
     cleared=("played", "discarded", "chance"),
     fixed={"this_turn": ()},
@@ -232,31 +256,17 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
         raise InvalidInputError("seed", f"must be an int or None, got {seed!r}")
     t = rules._tables
     empty_board = ((),) * len(t.cells)
-    state = new_state(
-        rules=rules,
-        phase=_CHANCE,
-        current_player=0,
-        hands=((), ()),
-        deck=t.full_deck,
-        discards=(),
-        boards=(empty_board, empty_board),
-        tech_deck=t.techs,
-        tech_hands=(frozenset(), frozenset()),
-        accumulator=None,
-        smart=None,
-        played=None,
-        discarded=None,
-        chance=Chance.SETUP,
-        stall=0,
-        end_trigger=None,
-        end_reason=None,
-        rng=None,
-        known=((), ()),
-        this_turn=(),
-        last_turn=(),
-    )
     if seed is None:
-        return state
+        return _start(
+            rules=rules,
+            phase=_CHANCE,
+            hands=((), ()),
+            deck=t.full_deck,
+            boards=(empty_board, empty_board),
+            tech_deck=t.techs,
+            chance=_SETUP,
+            rng=None,
+        )
     rng = seed & _MASK
     deck = t.full_deck
     hands: list[tuple[int, ...]] = [(), ()]
@@ -266,11 +276,14 @@ def new_game(seed: int | None = None, rules: Rules = STANDARD) -> GameState:
             r = value % len(deck)
             hands[player] = insert(hands[player], deck[r])
             deck = deck[:r] + deck[r + 1 :]
-    return _after_setup(
-        state,
+    return _start(
+        rules=rules,
         phase=_ACTION,
         hands=(hands[0], hands[1]),
         deck=deck,
+        boards=(empty_board, empty_board),
+        tech_deck=t.techs,
+        chance=None,
         rng=rng,
     )
 
@@ -341,7 +354,7 @@ def _placed(
     player = state.current_player
     boards = state._boards
     board = boards[player]
-    board = (*board[:cell], raw, *board[cell + 1 :])  # put and pair, inlined: the hot path
+    board = board[:cell] + (raw,) + board[cell + 1 :]  # put and pair, inlined: the hot path
     if next_phase is _TECH and not state._tech_deck:  # R17: no tech card left to draw
         next_phase = None
     if next_phase is None:
@@ -357,7 +370,7 @@ def _placed(
             hands=(hand, state._hands[1]) if player == 0 else (state._hands[0], hand),
             boards=(board, boards[1]) if player == 0 else (boards[0], board),
             played=cell,
-            this_turn=(*state._this_turn, move),
+            this_turn=state._this_turn + (move,),
         )
     return _after_play(
         state,
@@ -367,7 +380,7 @@ def _placed(
         tech_hands=tech_hands,
         played=cell,
         known=known,
-        this_turn=(*state._this_turn, move),
+        this_turn=state._this_turn + (move,),
     )
 
 
@@ -378,7 +391,7 @@ def _with_phase(
         state,
         phase=phase,
         chance=chance,
-        this_turn=(*state._this_turn, move),
+        this_turn=state._this_turn + (move,),
     )
 
 
@@ -429,6 +442,22 @@ def _end_turn(
             stall=stall,
             rng=rng,
             known=known,
+            last_turn=turn,
+        )
+    if (  # EndTurn (R22): no card moved, the commonest end of a game in a model check
+        hands is state._hands
+        and deck is state._deck
+        and discards is state._discards
+        and known is state._known
+        and rng is state._rng
+    ):
+        return _next_turn_idle(
+            state,
+            phase=_ACTION if reason is None else _OVER,
+            current_player=1 - player,
+            stall=stall,
+            end_trigger=trigger,
+            end_reason=reason,
             last_turn=turn,
         )
     return _next_turn_ending(
@@ -493,7 +522,7 @@ def _place_tech(
         tech_hands=pair(state._tech_hands, player, held - {tech}),
         accumulator=accumulator,
         smart=smart,
-        this_turn=(*state._this_turn, move),
+        this_turn=state._this_turn + (move,),
     )
 
 
@@ -546,7 +575,7 @@ def _improve(state: GameState, move: Improve) -> GameState:
         )
     top = value[i] == state.rules.max_value
     next_phase = _TECH if top else None  # R17 (a)
-    return _placed(state, hand, c, (*raw, i), state._tech_hands, next_phase, move, False)
+    return _placed(state, hand, c, raw + (i,), state._tech_hands, next_phase, move, False)
 
 
 def _downsize(state: GameState, move: Downsize) -> GameState:
@@ -598,7 +627,7 @@ def _discard(state: GameState, move: Discard) -> GameState:
         discards=insert(state._discards, i),
         discarded=i,
         known=pair(state._known, player, forget(state._known[player], i)),  # R36
-        this_turn=(*state._this_turn, move),
+        this_turn=state._this_turn + (move,),
     )
 
 
@@ -633,7 +662,7 @@ def _draw_tech(state: GameState, move: DrawTech) -> GameState:
     rng, value = splitmix64(rng)  # R8, R33: one next() per chance event
     deck = state._tech_deck
     tech = deck[value % len(deck)]
-    turn = (*state._this_turn, move, state.rules._tables.deal_tech[tech])
+    turn = state._this_turn + (move, state.rules._tables.deal_tech[tech])
     return _receive_tech(state, tech, rng, turn)
 
 
@@ -651,7 +680,7 @@ def _deal_tech(state: GameState, move: DealTech) -> GameState:
         illegal(state, move, "R6", "no tech card is being drawn now")
     if move.tech not in state._tech_deck:
         illegal(state, move, "R17", f"{move.tech.name} is not in the tech deck")
-    return _receive_tech(state, move.tech, None, (*state._this_turn, move))
+    return _receive_tech(state, move.tech, None, state._this_turn + (move,))
 
 
 # -- OVERFLOW (R21) and free placements (R18) -----------------------------------------------------
@@ -691,7 +720,7 @@ def _flipped(
         state,
         phase=phase,
         boards=pair(state._boards, player, board),
-        this_turn=(*state._this_turn, move),
+        this_turn=state._this_turn + (move,),
     )
 
 
@@ -762,8 +791,8 @@ def _draw_from_deck(state: GameState, move: DrawFromDeck) -> GameState:
     card = deck[r]
     hand = state._hands[state.current_player]
     k = bisect_right(hand, card)  # insert, inlined: the commonest end of a turn
-    hand = (*hand[:k], card, *hand[k:])
-    turn = (*state._this_turn, move, state.rules._tables.deal[card])
+    hand = hand[:k] + (card,) + hand[k:]
+    turn = state._this_turn + (move, state.rules._tables.deal[card])
     rest = deck[:r] + deck[r + 1 :]
     return _end_turn(state, hand, rest, state._discards, rng, turn, state._known)
 
@@ -785,7 +814,7 @@ def _draw_from_discard(state: GameState, move: DrawFromDiscard) -> GameState:
     player = state.current_player
     hand = insert(state._hands[player], i)
     known = pair(state._known, player, insert(state._known[player], i))  # R36: seen taken
-    turn = (*state._this_turn, move)
+    turn = state._this_turn + (move,)
     return _end_turn(state, hand, state._deck, remove(discards, i), state._rng, turn, known)
 
 
@@ -795,7 +824,7 @@ def _end_turn_move(state: GameState, move: EndTurn) -> GameState:
     if state._deck or takeable_discards(state):
         illegal(state, move, "R22", "EndTurn only when no card can be drawn; draw one")
     hand = state._hands[state.current_player]
-    turn = (*state._this_turn, move)
+    turn = state._this_turn + (move,)
     return _end_turn(state, hand, state._deck, state._discards, state._rng, turn, state._known)
 
 
@@ -810,7 +839,7 @@ def _deal(state: GameState, move: Deal) -> GameState:
     player = state.current_player
     hand = insert(state._hands[player], i)
     if chance is _DRAW_CHANCE:
-        turn = (*state._this_turn, move)
+        turn = state._this_turn + (move,)
         return _end_turn(state, hand, deck, state._discards, None, turn, state._known)
     size = state.rules.hand_size
     if len(hand) < size:  # R7: the receiver's hand is not complete yet

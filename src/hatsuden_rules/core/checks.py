@@ -157,7 +157,7 @@ def same_energy(state: GameState, move: Move, card: int, cell: int, rule: str) -
 def insert(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     """`cards` (sorted) with `card` added in order."""
     k = bisect_right(cards, card)
-    return (*cards[:k], card, *cards[k:])
+    return cards[:k] + (card,) + cards[k:]
 
 
 def remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -195,4 +195,4 @@ def put(
     board: tuple[tuple[int, ...], ...], cell: int, raw: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
     """`board` with the stack at `cell` replaced by `raw`."""
-    return (*board[:cell], raw, *board[cell + 1 :])
+    return board[:cell] + (raw,) + board[cell + 1 :]

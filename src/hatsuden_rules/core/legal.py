@@ -40,6 +40,7 @@ _ACTION, _DRAW, _CHANCE, _TECH, _OVERFLOW = (
 )
 _TECH_CHANCE = Chance.TECH
 _FREE_PHASES = frozenset({_ACTION, _OVERFLOW, _DRAW})  # R18
+_OUTCOME = itemgetter(0)  # the move of a (move, weight) pair, without a generator's frames
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -65,7 +66,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     if phase is _DRAW:
         return _draw_moves(state)
     if phase is _CHANCE:
-        return tuple(move for move, _ in _chance_weights(state))
+        return tuple(map(_OUTCOME, _chance_weights(state)))
     if phase is _TECH:
         return _tech_moves(state)
     if phase is _OVERFLOW:
@@ -158,8 +159,16 @@ def _action_moves(state: GameState) -> tuple[Move, ...]:
     techs = state._tech_hands[player]
     value = t.card_value
     # The distinct cards in canonical order (R34), iterated three times below: the hand is sorted,
-    # and a hand of one card has nothing to merge (hands in model checking are that small).
-    distinct = hand if len(hand) < 2 else dict.fromkeys(hand)
+    # so equal cards are adjacent, and a hand of one card has nothing to merge (hands in model
+    # checking are that small). A plain loop: ``dict.fromkeys(hand)`` costs more for a few cards.
+    distinct: tuple[int, ...] | list[int] = hand
+    if len(hand) > 1:
+        distinct = []
+        previous = -1
+        for i in hand:
+            if i != previous:
+                distinct.append(i)
+                previous = i
 
     # One pass over the (card, cell of its energy) pairs finds the Constructs, Improves and
     # Downsizes together; each kind keeps its own list, so the result is still in canonical order.
@@ -188,9 +197,11 @@ def _action_moves(state: GameState) -> tuple[Move, ...]:
     # Plain loops rather than comprehensions: a comprehension is a function call in Python 3.11,
     # which costs more than the few items these loops see.
     empty = []
-    for c, raw in enumerate(board):
+    c = 0
+    for raw in board:  # a counter costs less than enumerate's tuples
         if not raw:
             empty.append(c)
+        c += 1  # noqa: SIM113
     pylon = t.pylon
     if len(empty) > 1:  # R14; itemgetter picks the prebuilt moves for the empty cells at C speed
         pick = itemgetter(*empty)

@@ -30,11 +30,12 @@ from hatsuden_rules.core.rules import Rules
 from hatsuden_rules.core.trusted import (
     fast_init,
     trusted_assembler,
+    trusted_builder,
     trusted_constructor,
     trusted_updater,
 )
 
-__all__ = ["EndReason", "GameState", "Phase", "Stack", "Update", "updater"]
+__all__ = ["Build", "EndReason", "GameState", "Phase", "Stack", "Update", "builder", "updater"]
 
 _T = TypeVar("_T")
 
@@ -385,6 +386,61 @@ def updater(
     return cast(Update, trusted_updater(GameState, fields, cleared, fixed))
 
 
+class Build(Protocol):
+    """A state builder (see `builder`): a new state from the fields given by keyword."""
+
+    def __call__(
+        self,
+        *,
+        rules: Rules = ...,
+        phase: Phase = ...,
+        current_player: int = ...,
+        hands: _Pair[tuple[int, ...]] = ...,
+        deck: tuple[int, ...] = ...,
+        discards: tuple[int, ...] = ...,
+        boards: _Pair[tuple[tuple[int, ...], ...]] = ...,
+        tech_deck: tuple[Tech, ...] = ...,
+        tech_hands: _Pair[frozenset[Tech]] = ...,
+        accumulator: tuple[int, int] | None = ...,
+        smart: Energy | None = ...,
+        played: int | None = ...,
+        discarded: int | None = ...,
+        chance: Chance | None = ...,
+        stall: int = ...,
+        end_trigger: int | None = ...,
+        end_reason: EndReason | None = ...,
+        rng: int | None = ...,
+        known: _Pair[tuple[int, ...]] = ...,
+        this_turn: tuple[Move, ...] = ...,
+        last_turn: tuple[Move, ...] = ...,
+    ) -> GameState:
+        """A new state with the given fields (the builder's own are required)."""
+        ...
+
+
+def builder(
+    *fields: str, cleared: tuple[str, ...] = (), fixed: Mapping[str, object] | None = None
+) -> Build:
+    """A new state from a few fields, the rest constant: ``build(field=value, ...)``.
+
+    `fields` (by keyword only, all of them required), `cleared` (None) and `fixed` (its value,
+    the very object in every state built) name every field of `GameState` exactly once; built
+    like an `updater`'s results (`trusted.trusted_builder`), so a state with many constant
+    fields (a new game's) costs few keyword arguments.
+
+    Examples:
+        >>> from hatsuden_rules import new_game
+        >>> from hatsuden_rules.core.encoding import fields
+        >>> state = new_game(seed=1)
+        >>> given = dict(zip([f.alias for f in attrs.fields(GameState)], fields(state)))
+        >>> rest = {name: given.pop(name) for name in ("stall", "this_turn", "last_turn")}
+        >>> build = builder(*given, fixed=rest)
+        >>> build(**given) == state, build(**given)._last_turn is rest["last_turn"]
+        (True, True)
+    """
+    return cast(Build, trusted_builder(GameState, fields, cleared, fixed))
+
+
 def _player(player: int) -> int:
     if type(player) is not int or not 0 <= player < ROWS:
         raise InvalidInputError("player", f"must be 0 or 1, got {player!r}")
@@ -430,7 +486,16 @@ def takeable_discards(state: GameState) -> tuple[int, ...]:
     """
     discards = state._discards
     # Sorted, so equal cards are adjacent; one card or none has no duplicate (the common case).
-    distinct = discards if len(discards) < 2 else tuple(dict.fromkeys(discards))
+    # A plain loop: ``tuple(dict.fromkeys(discards))`` costs more for the few cards seen here.
+    distinct = discards
+    if len(discards) > 1:
+        kept = []
+        previous = -1
+        for card in discards:
+            if card != previous:
+                kept.append(card)
+                previous = card
+        distinct = tuple(kept)
     discarded = state._discarded
     retake = state.rules.allow_retake_discard
     if discarded is None or retake or discards.count(discarded) != 1:

@@ -1,8 +1,9 @@
 """Fast construction of frozen, slotted attrs values whose ``__init__`` only stores its arguments.
 
 Generated from the class's own attrs fields: a full constructor (`trusted_constructor`, and
-`fast_init` as the class's ``__init__``), an updater of some fields (`trusted_updater`) and a
-constructor from groups of fields (`trusted_assembler`). How and why: docs/architecture.md.
+`fast_init` as the class's ``__init__``), an updater of some fields (`trusted_updater`), a
+constructor from a few fields, the rest constant (`trusted_builder`), and a constructor from
+groups of fields (`trusted_assembler`). How and why: docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -12,7 +13,13 @@ from typing import Any, NamedTuple, TypeVar
 
 import attrs
 
-__all__ = ["fast_init", "trusted_assembler", "trusted_constructor", "trusted_updater"]
+__all__ = [
+    "fast_init",
+    "trusted_assembler",
+    "trusted_builder",
+    "trusted_constructor",
+    "trusted_updater",
+]
 
 _T = TypeVar("_T")
 
@@ -109,8 +116,65 @@ def trusted_updater(
         >>> trusted_updater(Point, (), fixed={"y": 7})(p)
         Point(x=(1,), y=7)
     """
+    name = f"update_{cls.__name__}_{'_'.join(fields) or 'nothing'}"
+    function = _keyword_builder(cls, name, fields, cleared, fixed or {}, old=True)
+    function.__doc__ = f"{cls.__name__} `old` with new {', '.join(fields) or 'nothing'}."
+    return function
+
+
+def trusted_builder(
+    cls: type[_T],
+    fields: tuple[str, ...],
+    cleared: tuple[str, ...] = (),
+    fixed: Mapping[str, object] | None = None,
+) -> Callable[..., _T]:
+    """A function ``build(*, <fields>)``: a new `cls` from `fields`, every other field constant.
+
+    Like `trusted_updater` without the old value: `fields`, `cleared` and `fixed` together name
+    every ``__init__`` parameter exactly once; the fields in `cleared` are None and those in
+    `fixed` its value (the very object, in every result). A value with many constant fields is
+    built with few keyword arguments, each of which costs a scan of the parameter names.
+
+    Raises:
+        TypeError: `cls` is not a class `trusted_constructor` accepts, or the names are not its
+            ``__init__`` parameters, each exactly once.
+
+    Examples:
+        >>> @attrs.frozen(slots=True, cache_hash=True)
+        ... class Point:
+        ...     x: int
+        ...     y: int
+        ...     z: int | None
+        >>> at_height = trusted_builder(Point, ("x",), cleared=("z",), fixed={"y": 7})
+        >>> at_height(x=1), hash(at_height(x=1)) == hash(Point(1, 7, None))
+        (Point(x=1, y=7, z=None), True)
+    """
+    aliases = _plan(cls).aliases
+    named = (*fields, *cleared, *(fixed or {}))
+    if sorted(named) != sorted(aliases):
+        raise TypeError(f"{cls.__name__}: the fields must name each parameter once: {named}")
+    name = f"build_{cls.__name__}_{'_'.join(fields) or 'constant'}"
+    function = _keyword_builder(cls, name, fields, cleared, fixed or {}, old=False)
+    function.__doc__ = f"A {cls.__name__} from {', '.join(fields) or 'nothing'}, the rest constant."
+    return function
+
+
+def _keyword_builder(
+    cls: type[_T],
+    name: str,
+    fields: tuple[str, ...],
+    cleared: tuple[str, ...],
+    fixed: Mapping[str, object],
+    *,
+    old: bool,
+) -> Callable[..., _T]:
+    """The generated function of `trusted_updater` (with `old`) and `trusted_builder` (without).
+
+    With `old`, its first, positional-only parameter, a field named nowhere keeps `old`'s
+    value; without, the caller has checked that every field is given, cleared or fixed.
+    """
     _, aliases, stores, namespace = _plan(cls)
-    constants = dict(fixed or {})
+    constants = dict(fixed)
     named = (*fields, *cleared, *constants)
     if len(set(named)) != len(named) or not set(named) <= set(aliases):
         raise TypeError(f"{cls.__name__}: not distinct __init__ parameters: {named}")
@@ -142,12 +206,10 @@ def trusted_updater(
         for k, (slot, value) in enumerate(kept):
             namespace[f"_set_{k}"] = vars(cls)[slot].__set__
             body.append(f"    _set_{k}(self, {value})")
-    name = f"update_{cls.__name__}_{'_'.join(fields) or 'nothing'}"
-    params = ", ".join(["old", "/", *(["*", *fields] if fields else [])])
+    params = ", ".join([*(["old", "/"] if old else []), *(["*", *fields] if fields else [])])
     function: Callable[..., _T] = _compile(
         cls, name, [f"def {name}({params}):", *body, "    return self"], namespace
     )
-    function.__doc__ = f"{cls.__name__} `old` with new {', '.join(fields) or 'nothing'}."
     return function
 
 

@@ -254,8 +254,7 @@ class Properties:
         A remembered move is kept alive by the checker, so no other object can have its id: a
         tuple of such ids names a tuple of moves exactly. Keys made of ids are stored only then.
         """
-        ids = self._move_ids
-        return all(id(m) in ids for m in moves)
+        return all(map(self._move_ids.__contains__, map(id, moves)))  # no generator frames
 
     def _new_turn(self, key: tuple[object, ...], state: GameState) -> int:
         """The turn group of `state`: its table (by value) and its two logs (by move index)."""
@@ -607,7 +606,7 @@ class Properties:
                 changed.append("deck")
             if before._discards is not after._discards and before._discards != after._discards:
                 changed.append("discards")
-        if zb[1] != za[1] and raw_boards(before)[other] != raw_boards(after)[other]:
+        if zb[1] != za[1] and before._boards[other] != after._boards[other]:
             changed.append(f"board{other}")
         if before._tech_hands[other] is not after._tech_hands[other] and (
             before._tech_hands[other] != after._tech_hands[other]
@@ -631,7 +630,7 @@ class Properties:
         ends_turn = (
             kind is DrawFromDiscard or kind is EndTurn or (kind is Deal and chance is _DRAW_CHANCE)
         )
-        logged = (*before._this_turn, move)
+        logged = before._this_turn + (move,)
         if ends_turn:
             if after.current_player != other:
                 problems = [
