@@ -6,11 +6,13 @@
 //! `autotests = false` (Cargo.toml) stops Cargo from also building each file as a binary of its
 //! own; `every_file_of_the_folder_is_a_module` makes sure a new file is not left out silently.
 
+mod adapter_requests;
 mod api;
 mod ascii_tokens;
 mod capacity;
 mod conformance;
 mod golden;
+mod json_reader;
 mod robust;
 
 /// A test file added to `tests/` without a `mod` line here would never run: fail instead.
