@@ -50,6 +50,8 @@ BUILD = ROOT / "build" / "mutation-native"
 COPIED = ("native", "conformance", "tests/golden", "src/hatsuden_rules/modelcheck")
 OUTCOMES = ("caught", "checker", "missed", "timeout", "unviable", "pending")
 STAGE_1 = ("--test-package=hatsuden", "--cargo-arg=--lib", "--cargo-arg=--test=rules")
+# cargo-mutants' exit code when the unmutated tree fails to build or to pass its tests.
+BASELINE_FAILED = 4
 STAGE_2 = ("--test-package=hatsuden-check", "--cargo-arg=--test=golden")
 
 
@@ -107,6 +109,18 @@ def merge(out: Path, stage: int, results: dict[str, str]) -> int:
     return read
 
 
+def busy(folder: Path) -> bool:
+    """Whether a process (a cargo or rustc left by a killed run) works in `folder`."""
+    inside = str(folder.resolve()) + os.sep
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if (os.readlink(proc / "cwd") + os.sep).startswith(inside):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 @contextlib.contextmanager
 def work_folder() -> Iterator[Path]:
     """The first ``work-I`` folder no other run holds, held until the run ends."""
@@ -117,6 +131,9 @@ def work_folder() -> Iterator[Path]:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             lock.close()
+            continue
+        if busy(BUILD / f"work-{i}"):
+            lock.close()  # a build of a run that was killed still works there
             continue
         try:
             yield BUILD / f"work-{i}"
@@ -164,13 +181,24 @@ def stage(
     args: Sequence[str],
 ) -> float:
     """Test exactly `todo` (everything else is marked previously caught); seconds taken."""
-    shutil.rmtree(out / "mutants.out", ignore_errors=True)
-    (out / "mutants.out").mkdir(parents=True)
     wanted = set(todo)
     skipped = "".join(f"{m}\n" for m in everything if m not in wanted)
-    (out / "mutants.out" / "previously_caught.txt").write_text(skipped, encoding="utf-8")
+
+    def attempt() -> int:
+        shutil.rmtree(out / "mutants.out", ignore_errors=True)
+        (out / "mutants.out").mkdir(parents=True)
+        (out / "mutants.out" / "previously_caught.txt").write_text(skipped, encoding="utf-8")
+        argv = ("--in-place", "--iterate", f"--output={out}", *args)
+        return cargo_mutants(native, target, *argv).returncode
+
     start = time.monotonic()
-    cargo_mutants(native, target, "--in-place", "--iterate", f"--output={out}", *args)
+    if attempt() == BASELINE_FAILED:
+        # The unmutated tree did not build or pass: most often a build folder left damaged by a
+        # run that was killed mid-build (an incremental cache with missing symbols). Once more
+        # from a clean build folder; a real failure fails again and is shown.
+        print(f"the unmutated tree failed: once more after removing {target / 'mutants'}")
+        shutil.rmtree(target / "mutants", ignore_errors=True)
+        attempt()
     return time.monotonic() - start
 
 
@@ -241,25 +269,31 @@ def summary(counts: Counter[str]) -> str:
 
 def score(show_missed: bool) -> int:
     """Every shard's outcomes, summed."""
-    counts: Counter[str] = Counter()
+    outcomes: dict[str, str] = {}  # by name: a mutant tested in two shards counts once
     total = 0
-    missed: list[str] = []
     seconds = {"rules": 0.0, "checker": 0.0}
     tested = {"rules": 0, "checker": 0}
     shards = sorted(BUILD.glob("shard-*-of-*"))
     for directory in shards:
         results = load(directory / "results.tsv")
-        listing = directory / "mutants.txt"
-        if listing.is_file():
-            total = max(total, len(listing.read_text(encoding="utf-8").splitlines()))
-        counts.update(results.values())
-        missed += [m for m, o in results.items() if o == "missed"]
+        for m, o in results.items():
+            if outcomes.get(m) in (None, "pending"):
+                outcomes[m] = o
         runs = directory / "runs.tsv"
         if runs.is_file():
             for line in runs.read_text(encoding="utf-8").splitlines():
                 _, what, n, s = line.split("\t")
                 tested[what] += int(n)
                 seconds[what] += float(s)
+    # The newest list of mutants (a shard's run writes it): outcomes of mutants no longer in it
+    # (code changed since) are left out.
+    listings = sorted(BUILD.glob("shard-*-of-*/mutants.txt"), key=lambda p: p.stat().st_mtime)
+    if listings:
+        current = set(listings[-1].read_text(encoding="utf-8").splitlines())
+        total = len(current)
+        outcomes = {m: o for m, o in outcomes.items() if m in current}
+    counts = Counter(outcomes.values())
+    missed = [m for m, o in outcomes.items() if o == "missed"]
     print(f"{len(shards)} shards: {summary(counts)}")
     if total:
         print(f"{sum(counts.values())} of the crate's {total} mutants tested")
