@@ -79,18 +79,12 @@ def save(path: Path, results: dict[str, str]) -> None:
     tmp.replace(path)
 
 
-def merge(out: Path, stage: int, results: dict[str, str]) -> int:
-    """Fold one cargo-mutants output folder into `results`; the number of outcomes read.
-
-    The folder is renamed afterwards, so that an output is merged once even if a later run is
-    stopped before it writes its own.
-    """
+def read_output(out: Path, stage: int) -> dict[str, str]:
+    """The outcomes in one cargo-mutants output folder (``out/mutants.out``), if any."""
     done = out / "mutants.out"
-    if not done.is_dir():
-        return 0
     missed = "pending" if stage == 1 else "missed"
     caught = "caught" if stage == 1 else "checker"
-    read = 0
+    outcomes: dict[str, str] = {}
     for name, outcome in (
         ("caught.txt", caught),
         ("missed.txt", missed),
@@ -101,12 +95,25 @@ def merge(out: Path, stage: int, results: dict[str, str]) -> int:
         if file.is_file():
             for mutant in file.read_text(encoding="utf-8").splitlines():
                 if mutant:
-                    results[mutant] = outcome
-                    read += 1
+                    outcomes[mutant] = outcome
+    return outcomes
+
+
+def merge(out: Path, stage: int, results: dict[str, str]) -> int:
+    """Fold one cargo-mutants output folder into `results`; the number of outcomes read.
+
+    The folder is renamed afterwards, so that an output is merged once even if a later run is
+    stopped before it writes its own.
+    """
+    done = out / "mutants.out"
+    if not done.is_dir():
+        return 0
+    outcomes = read_output(out, stage)
+    results.update(outcomes)
     merged = out / "mutants.out.merged"
     shutil.rmtree(merged, ignore_errors=True)
     done.rename(merged)
-    return read
+    return len(outcomes)
 
 
 def busy(folder: Path) -> bool:
@@ -276,6 +283,9 @@ def score(show_missed: bool) -> int:
     shards = sorted(BUILD.glob("shard-*-of-*"))
     for directory in shards:
         results = load(directory / "results.tsv")
+        # A run still going (or stopped) has outcomes not yet merged: count them too.
+        results.update(read_output(directory / "rules", 1))
+        results.update(read_output(directory / "checker", 2))
         for m, o in results.items():
             if outcomes.get(m) in (None, "pending"):
                 outcomes[m] = o
