@@ -13,6 +13,7 @@ mod capacity;
 mod conformance;
 mod golden;
 mod json_reader;
+mod learning_recall;
 mod robust;
 
 /// A test file added to `tests/` without a `mod` line here would never run: fail instead.
