@@ -15,6 +15,7 @@ mod golden;
 mod json_reader;
 mod learning_recall;
 mod robust;
+mod sampling;
 
 /// A test file added to `tests/` without a `mod` line here would never run: fail instead.
 #[test]

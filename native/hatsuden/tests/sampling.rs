@@ -1,0 +1,42 @@
+//! `sample_state` (R38) on every position of many random games, under each overflow rule
+//! (R21 one flip at a time, R41 any set) and the tech-card timings (R40): the observation of a
+//! real state always has a consistent state, so sampling it never fails, and what it gives
+//! looks the same to the observer (R37).
+
+use hatsuden::{new_game, observe, sample_state, Overflow, Phase, Rules, SplitMix64, TechTiming};
+
+fn every_position_samples(rules: Rules, games: u64) {
+    let mut moves = Vec::new();
+    for seed in 0..games {
+        let mut s = new_game(&rules, Some(seed)).unwrap();
+        let mut g = SplitMix64::new(seed ^ 0x5EED);
+        for ply in 0..400 {
+            for p in 0..2 {
+                let o = observe(&s, p);
+                let sampled = sample_state(&o, &mut SplitMix64::new(seed * 1000 + ply))
+                    .unwrap_or_else(|e| panic!("seed {seed} ply {ply} player {p}: {e}"));
+                assert_eq!(observe(&sampled, p), o, "seed {seed} ply {ply} player {p}");
+            }
+            if s.phase() == Phase::GameOver {
+                break;
+            }
+            s.legal_moves(&mut moves);
+            s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+        }
+    }
+}
+
+#[test]
+fn r38_every_position_of_random_games_samples() {
+    every_position_samples(Rules::STANDARD, 40);
+}
+
+#[test]
+fn r38_r41_every_position_samples_when_any_set_may_flip() {
+    every_position_samples(Rules { overflow: Overflow::AnySet, ..Rules::STANDARD }, 40);
+}
+
+#[test]
+fn r38_r40_every_position_samples_when_tech_cards_are_placed_at_once() {
+    every_position_samples(Rules { tech_timing: TechTiming::PlaceAtOnce, ..Rules::STANDARD }, 20);
+}
