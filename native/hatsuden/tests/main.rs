@@ -14,6 +14,7 @@ mod conformance;
 mod golden;
 mod json_reader;
 mod learning_recall;
+mod positions_and_records;
 mod robust;
 mod sampling;
 
