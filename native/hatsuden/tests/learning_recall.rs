@@ -24,8 +24,8 @@ fn play(e: &mut Episode, l: &Learning, plies: usize) -> usize {
         e.step(l, ids[ply % ids.len()] as i64).unwrap();
         // R37: both players see every move (the mover as played, the other as it is seen),
         // and the deals it triggers.
-        for p in 0..2 {
-            assert!(seen(e, l, p).iter().sum::<i64>() > before[p], "ply {ply}: player {p} saw nothing");
+        for (p, before) in before.into_iter().enumerate() {
+            assert!(seen(e, l, p).iter().sum::<i64>() > before, "ply {ply}: player {p} saw nothing");
         }
         let counts = &e.counts;
         assert_eq!(counts[0].iter().sum::<u32>(), counts[1].iter().sum::<u32>());
