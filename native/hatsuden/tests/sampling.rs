@@ -3,7 +3,7 @@
 //! real state always has a consistent state, so sampling it never fails, and what it gives
 //! looks the same to the observer (R37).
 
-use hatsuden::{new_game, observe, sample_state, Overflow, Phase, Rules, SplitMix64, TechTiming};
+use hatsuden::{new_game, observe, sample_state, Overflow, Phase, Rules, SplitMix64, TechTiming, ACCUMULATOR, SMART};
 
 fn every_position_samples(rules: Rules, games: u64) {
     let mut moves = Vec::new();
@@ -39,4 +39,9 @@ fn r38_r41_every_position_samples_when_any_set_may_flip() {
 #[test]
 fn r38_r40_every_position_samples_when_tech_cards_are_placed_at_once() {
     every_position_samples(Rules { tech_timing: TechTiming::PlaceAtOnce, ..Rules::STANDARD }, 20);
+    // Only the two cards placed at once (R40): the opponent never holds one after its turn.
+    let placed =
+        Rules { tech_timing: TechTiming::PlaceAtOnce, techs: (1 << ACCUMULATOR) | (1 << SMART), ..Rules::STANDARD };
+    assert!(placed.validate().is_ok());
+    every_position_samples(placed, 20);
 }
