@@ -45,3 +45,14 @@ fn r38_r40_every_position_samples_when_tech_cards_are_placed_at_once() {
     assert!(placed.validate().is_ok());
     every_position_samples(placed, 20);
 }
+
+/// A small grid (3 energies, values 1-3, city demand 6) with the Secret Build as the only tech
+/// card, where rows overflow often (R21, R41): a concealed Secret Build stack whose row
+/// overflowed is bounded from below by the values known beside it (face-up stacks included),
+/// never above what the real state holds.
+#[test]
+fn r38_r21_every_position_samples_where_rows_overflow_often() {
+    let rules = hatsuden::parse_rules("3/3/2/3/6/SEC/city_points/retake/6").unwrap();
+    every_position_samples(rules, 200);
+    every_position_samples(Rules { overflow: Overflow::AnySet, ..rules }, 200);
+}
