@@ -6,6 +6,7 @@
 //! `autotests = false` (Cargo.toml) stops Cargo from also building each file as a binary of its
 //! own; `every_file_of_the_folder_is_a_module` makes sure a new file is not left out silently.
 
+mod accessors;
 mod adapter_requests;
 mod api;
 mod ascii_tokens;
