@@ -12,6 +12,7 @@ mod api;
 mod ascii_tokens;
 mod capacity;
 mod conformance;
+mod documents;
 mod golden;
 mod json_reader;
 mod learning_recall;
