@@ -69,3 +69,17 @@ fn r7_a_discard_before_the_deal_is_refused() {
     };
     assert_eq!(refused_at(&text), "$.pending_chance");
 }
+
+/// R7: no tech card is drawn during the deal: one in a player's hand before it is refused.
+#[test]
+fn r7_a_tech_card_held_before_the_deal_is_refused() {
+    let text = edited(None, "tech_deck", None, |deck| deck.retain(|x| x.as_str() != Some("down")));
+    let text = {
+        let mut doc = parse(&text).unwrap();
+        let Json::Obj(items) = &mut doc else { panic!("an object") };
+        let (_, hands) = items.iter_mut().find(|(k, _)| k == "tech_hands").expect("tech_hands");
+        *hands = Json::Arr(vec![Json::Arr(vec![Json::str("down")]), Json::Arr(vec![])]);
+        doc.to_text()
+    };
+    assert_eq!(refused_at(&text), "$.pending_chance");
+}
