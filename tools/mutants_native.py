@@ -13,7 +13,8 @@ does the mutating and testing; this script decides what each stage tests and kee
   hatsuden-check --test golden``, every invariant of the checker on ``small`` against its golden
   counts (one thread and two, a checkpointed run, the exact value of ``small``).
 
-A shard works in a disposable copy of the sources, ``build/mutation-native/work-I/src`` (the
+A shard works in a disposable copy of the committed sources (``git archive HEAD``: commit
+first), ``build/mutation-native/work-I/src`` (the
 crate's tests read ``../../conformance`` and ``../../tests/golden``, which cargo-mutants' own copy
 of ``native/`` would not have), mutated in place there and never in this tree, and builds into
 ``work-I/target``: the first work folder no other run holds (a lock), so two shards run side by
@@ -160,8 +161,22 @@ def work_folder() -> Iterator[Path]:
 
 
 def copy_sources(src: Path) -> None:
-    """A fresh copy of what the tests need (never the build outputs)."""
+    """A fresh copy of what the tests need, as committed (``git archive HEAD``).
+
+    The outcomes then belong to a commit, and an edit in progress in the tree never leaks into
+    a run; outside a git checkout, the files as they are (never the build outputs).
+    """
     shutil.rmtree(src, ignore_errors=True)
+    src.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", "HEAD", "--", *COPIED],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode == 0:
+        subprocess.run(["tar", "-x", "-C", str(src)], input=archive.stdout, check=True)
+        return
     ignore = shutil.ignore_patterns("target", "__pycache__", "*.pyc")
     for part in COPIED:
         shutil.copytree(ROOT / part, src / part, ignore=ignore)
