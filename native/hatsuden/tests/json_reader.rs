@@ -17,3 +17,21 @@ fn a_surrogate_pair_escape_reads_as_one_character() {
     assert_eq!(text(r#""\udbff\udfff""#), "\u{10FFFF}");
     assert_eq!(text(r#""a\ud83d\ude00b""#), "a\u{1F600}b");
 }
+
+/// A value of the wrong JSON type in a document is named with its type, in the Python
+/// library's words (NOTATION.md, "JSON documents").
+#[test]
+fn a_value_of_the_wrong_type_is_named_with_its_type() {
+    let rules = |techs: &str| {
+        format!(
+            r#"{{"type":"rules","format_version":1,"energies":5,"max_value":4,"copies":2,"hand_size":5,"city_demand":10,"techs":{techs},"tiebreak":"city_points","allow_retake_discard":true,"stall_limit":20}}"#
+        )
+    };
+    let message = |text: &str| hatsuden::from_json(text, None).unwrap_err().to_string();
+    assert!(hatsuden::from_json(&rules("[]"), None).is_ok());
+    assert_eq!(message(&rules("{}")), "$.techs: expected an array, got an object");
+    assert_eq!(message(&rules("\"x\"")), "$.techs: expected an array, got a string");
+    assert_eq!(message(&rules("1")), "$.techs: expected an array, got a number");
+    assert_eq!(message(&rules("null")), "$.techs: expected an array, got null");
+    assert_eq!(message(&rules("true")), "$.techs: expected an array, got a boolean");
+}

@@ -67,3 +67,14 @@ fn r7_a_reset_forgets_the_previous_game() {
     fresh.write_features(&l, 0, true, &mut b);
     assert_eq!(a, b);
 }
+
+/// The bound on a game's player moves that OpenSpiel is given (R25: none without the stall
+/// rule), as `hatsuden_rules.observation.max_game_length` computes it.
+#[test]
+fn r25_the_bound_on_a_games_length_is_the_python_librarys() {
+    use hatsuden::infostate::max_game_length;
+    let of = |text: &str| max_game_length(hatsuden::parse_rules(text).unwrap().tables().unwrap());
+    assert_eq!(of("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20"), Some(1702));
+    assert_eq!(of("3/3/2/3/6/SEC/city_points/retake/6"), Some(258));
+    assert_eq!(of("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/off"), None);
+}
