@@ -175,11 +175,14 @@ def copy_sources(src: Path) -> None:
         check=False,
     )
     if archive.returncode == 0:
-        subprocess.run(["tar", "-x", "-C", str(src)], input=archive.stdout, check=True)
+        # --touch: every file is newer than the work folder's last build, so Cargo rebuilds
+        # from these sources (with their commit's times it could take a newer build of other
+        # sources for up to date).
+        subprocess.run(["tar", "-x", "--touch", "-C", str(src)], input=archive.stdout, check=True)
         return
     ignore = shutil.ignore_patterns("target", "__pycache__", "*.pyc")
     for part in COPIED:
-        shutil.copytree(ROOT / part, src / part, ignore=ignore)
+        shutil.copytree(ROOT / part, src / part, ignore=ignore, copy_function=shutil.copy)
 
 
 def cargo_mutants(native: Path, target: Path, *args: str) -> subprocess.CompletedProcess[str]:
