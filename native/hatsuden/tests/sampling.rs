@@ -1,9 +1,13 @@
 //! `sample_state` (R38) on every position of many random games, under each overflow rule
 //! (R21 one flip at a time, R41 any set) and the tech-card timings (R40): the observation of a
 //! real state always has a consistent state, so sampling it never fails, and what it gives
-//! looks the same to the observer (R37).
+//! looks the same to the observer (R37); the observer's legal moves follow from the
+//! observation alone (R37).
 
-use hatsuden::{new_game, observe, sample_state, Overflow, Phase, Rules, SplitMix64, TechTiming, ACCUMULATOR, SMART};
+use hatsuden::{
+    legal_moves_from, new_game, observe, sample_state, Overflow, Phase, Rules, SplitMix64, TechTiming, ACCUMULATOR,
+    SMART,
+};
 
 fn every_position_samples(rules: Rules, games: u64) {
     let mut moves = Vec::new();
@@ -16,6 +20,12 @@ fn every_position_samples(rules: Rules, games: u64) {
                 let sampled = sample_state(&o, &mut SplitMix64::new(seed * 1000 + ply))
                     .unwrap_or_else(|e| panic!("seed {seed} ply {ply} player {p}: {e}"));
                 assert_eq!(observe(&sampled, p), o, "seed {seed} ply {ply} player {p}");
+                // R37: the observer's legal moves from the observation alone: the state's own
+                // when it is to move in ACTION, TECH, OVERFLOW or DRAW, none otherwise.
+                let to_move = p == s.current_player()
+                    && matches!(s.phase(), Phase::Action | Phase::Tech | Phase::Overflow | Phase::Draw);
+                let expected = if to_move { s.legal_moves_vec() } else { Vec::new() };
+                assert_eq!(legal_moves_from(&o).unwrap(), expected, "seed {seed} ply {ply} player {p}");
             }
             if s.phase() == Phase::GameOver {
                 break;
