@@ -24,7 +24,7 @@ line per mutant tested, the outcome one of ``caught`` (by the rules
 crate's tests), ``checker`` (caught by the checker), ``missed``, ``timeout``, ``unviable`` or
 ``pending`` (missed by stage 1, not yet through stage 2). Running a shard again continues it:
 only its mutants without an outcome (and those pending) are tested; ``--retest-missed`` tests
-the missed ones again (after a new test). A mutant is known by its name (file, line, column and
+the missed and pending ones again from stage 1 (after a new test). A mutant is known by its name (file, line, column and
 mutation): outcomes of mutants whose name no longer exists are dropped.
 
     python3 -m tools.mutants_native run 0/64 [--retest-missed]
@@ -259,7 +259,7 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     save(results_path, results)
     if retest_missed:
         for m in mine:
-            if results.get(m) == "missed":
+            if results.get(m) in ("missed", "pending"):
                 del results[m]  # tested again from stage 1 (a new test may catch it)
     rules_todo = [m for m in mine if m not in results]
     log = directory / "runs.tsv"
@@ -354,7 +354,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     one = commands.add_parser("run", help="test (or continue) one shard, both stages")
     one.add_argument("shard", help="k/n: every n-th mutant from the k-th (k from 0)")
-    one.add_argument("--retest-missed", action="store_true", help="test the missed mutants again")
+    one.add_argument("--retest-missed", action="store_true", help="test the missed and pending mutants again, from stage 1")
     total = commands.add_parser("score", help="every shard's outcomes summed")
     total.add_argument("--missed", action="store_true", help="list every missed mutant")
     args = parser.parse_args(argv)
