@@ -24,8 +24,9 @@ line per mutant tested, the outcome one of ``caught`` (by the rules
 crate's tests), ``checker`` (caught by the checker), ``missed``, ``timeout``, ``unviable`` or
 ``pending`` (missed by stage 1, not yet through stage 2). Running a shard again continues it:
 only its mutants without an outcome (and those pending) are tested; ``--retest-missed`` tests
-the missed and pending ones again from stage 1 (after a new test). A mutant is known by its name (file, line, column and
-mutation): outcomes of mutants whose name no longer exists are dropped.
+the missed and pending ones again from stage 1 (after a new test). A mutant is known by its
+name (file, line, column and mutation): outcomes of mutants whose name no longer exists are
+dropped.
 
     python3 -m tools.mutants_native run 0/64 [--retest-missed]
     python3 -m tools.mutants_native score [--missed]
@@ -354,7 +355,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     one = commands.add_parser("run", help="test (or continue) one shard, both stages")
     one.add_argument("shard", help="k/n: every n-th mutant from the k-th (k from 0)")
-    one.add_argument("--retest-missed", action="store_true", help="test the missed and pending mutants again, from stage 1")
+    one.add_argument(
+        "--retest-missed", action="store_true", help="test the missed and pending ones again"
+    )
     total = commands.add_parser("score", help="every shard's outcomes summed")
     total.add_argument("--missed", action="store_true", help="list every missed mutant")
     args = parser.parse_args(argv)
