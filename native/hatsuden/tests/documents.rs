@@ -83,3 +83,17 @@ fn r7_a_tech_card_held_before_the_deal_is_refused() {
     };
     assert_eq!(refused_at(&text), "$.pending_chance");
 }
+
+/// R7: the Accumulator cannot lie on the board before the deal.
+#[test]
+fn r7_an_accumulator_placed_before_the_deal_is_refused() {
+    let text = edited(None, "tech_deck", None, |deck| deck.retain(|x| x.as_str() != Some("accumulator")));
+    let text = {
+        let mut doc = parse(&text).unwrap();
+        let Json::Obj(items) = &mut doc else { panic!("an object") };
+        let (_, accumulator) = items.iter_mut().find(|(k, _)| k == "accumulator").expect("accumulator");
+        *accumulator = parse(r#"{"player":0,"row":0}"#).unwrap();
+        doc.to_text()
+    };
+    assert_eq!(refused_at(&text), "$.pending_chance");
+}

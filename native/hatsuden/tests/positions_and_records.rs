@@ -1,7 +1,7 @@
 //! Positions (R36) and the line and column of a record error (NOTATION.md, "Game records"):
 //! details no conformance vector reaches.
 
-use hatsuden::{new_game, parse_record, Rules, SplitMix64, State};
+use hatsuden::{from_json, new_game, parse_record, to_json, Document, Rules, SplitMix64, State};
 
 /// States of a few random games, every ply.
 fn states() -> Vec<State> {
@@ -40,6 +40,37 @@ fn r36_same_position_is_the_equality_of_positions() {
     assert!(same > 0);
     let (a, b) = (new_game(&Rules::STANDARD, Some(0)).unwrap(), new_game(&Rules::STANDARD, Some(1)).unwrap());
     assert!(!a.same_position(&b), "two deals with different hands");
+    // Explicit chance (no generator): two first deals of different cards differ in the hand
+    // and the deck only, every later field being equal (R6, R7).
+    let start = new_game(&Rules::STANDARD, None).unwrap();
+    let outcomes = start.chance_outcomes().unwrap();
+    let (a, b) = (start.apply(outcomes[0].0).unwrap(), start.apply(outcomes[1].0).unwrap());
+    assert!(!a.same_position(&b) && a.same_position(&a.position()), "two first deals");
+    // The deal in every order of two cards, one to each player (R7): the same deck, the hands
+    // swapped or the same.
+    let mut deals = vec![start];
+    for _ in 0..2 {
+        deals = deals
+            .iter()
+            .flat_map(|s| s.chance_outcomes().unwrap().into_iter().take(3).map(|(m, _, _)| s.apply(m).unwrap()))
+            .collect();
+    }
+    let mut different = 0;
+    for a in &deals {
+        for b in &deals {
+            assert_eq!(a.same_position(b), a.position() == b.position(), "{a:?}\n{b:?}");
+            different += (a.position() != b.position()) as usize;
+        }
+    }
+    assert!(different > 0);
+    // Two states that differ only in which hand holds two cards: the same deck and all else.
+    let state = new_game(&Rules::STANDARD, Some(3)).unwrap();
+    let text = to_json(&Document::State(Box::new(state)));
+    let hands = r#""hands":[["S2","G3","W3","W4","H1"],["G1","W1","W2","B1","B2"]]"#;
+    assert!(text.contains(hands), "{text}");
+    let swapped = text.replace(hands, r#""hands":[["G3","W3","W4","H1","B2"],["S2","G1","W1","W2","B1"]]"#);
+    let Ok(Document::State(other)) = from_json(&swapped, Some("state")) else { panic!("{swapped}") };
+    assert!(!state.same_position(&other) && state.same_position(&state));
 }
 
 /// A malformed record names the field `record`, the position, and its line and column (1-based,
