@@ -82,6 +82,14 @@ fn a_record_error_gives_its_line_and_column() {
         ("[Hatsuden \"1\"]\n[Ru!les \"x\"]\n".to_string(), 15, "line 2, column 1:"),
         (format!("[Hatsuden \"1\"]\n{rules}\n[Seed \"7\"]\n[Result \"*\"]\n1. Q\n"), 98, "line 5, column 1:"),
         ("[Hatsuden \"9\"]\n".to_string(), 11, "line 1, column 12:"),
+        // Two turns on one line: the second starts where the first ended (DD), as in Python.
+        (
+            format!(
+                "[Hatsuden \"1\"]\n{rules}\n[Seed \"5\"]\n[Result \"*\"]\n\n1. C S1 0S, DD\n2. C G1 0G, DD, C G2 0G, DD\n4. C W4 0W, DT, DD\n"
+            ),
+            130,
+            "line 7, column 17: the turn ends here",
+        ),
     ] {
         let e = parse_record(&text).unwrap_err();
         assert_eq!((e.field.as_str(), e.position), ("record", position), "{text:?}");
