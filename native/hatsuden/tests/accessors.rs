@@ -26,8 +26,17 @@ fn r19_r20_the_accumulator_and_the_smart_are_where_they_were_placed() {
             }
             s.legal_moves(&mut moves);
             // Prefer placing a tech card when it is offered, so that both are met often.
-            let placing = moves.iter().find(|m| matches!(m, Move::PlaceAccumulator { .. } | Move::PlaceSmart { .. }));
-            let m = placing.copied().unwrap_or(moves[(g.next() % moves.len() as u64) as usize]);
+            let placings: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| matches!(m, Move::PlaceAccumulator { .. } | Move::PlaceSmart { .. }))
+                .collect();
+            let pick = g.next();
+            let m = if placings.is_empty() {
+                moves[(pick % moves.len() as u64) as usize]
+            } else {
+                placings[(pick % placings.len() as u64) as usize] // either row, any energy
+            };
             let player = s.current_player();
             placed = matches!(m, Move::PlaceAccumulator { .. } | Move::PlaceSmart { .. });
             match m {
