@@ -197,26 +197,24 @@ screenshots: $(STAMP) browser-tools ## browser-check, then copy its mid-game and
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site mutants $(NATIVE_DIST)
 
-.PHONY: mutation-native
+.PHONY: mutation-native mutation-native-score
 
 # cargo-mutants over the native rules crate (issue 21; native/.cargo/mutants.toml, MUTATION.md
-# "Rust rules crate"). Each shard works in its own disposable copy of native/, the vectors and the
-# golden file (the crate's tests read ../../conformance and ../../tests/golden), mutated in place
-# there and never in this tree (hatsuden-check's tests also read the Python checker's properties);
-# its results accumulate in build/mutation-native/<shard>/out.
-# `--shard k/n` (k from 0) takes every n-th mutant; two shards may run at once (two cores):
+# "Rust rules crate"), in two stages (tools/mutants_native.py): every mutant against the rules
+# crate's own tests, then the ones they miss against the native model checker on small. Each
+# shard works in its own disposable copy of native/, the vectors and the golden file (the
+# crates' tests read ../../conformance and ../../tests/golden), mutated in place there and never
+# in this tree; its outcomes accumulate in build/mutation-native/shard-K-of-N/results.tsv and a
+# second run of the same shard continues it. `--shard k/n` (k from 0) takes every n-th mutant;
+# two shards may run at once (two cores):
 #   make mutation-native MUTANTS_SHARD=0/16 & make mutation-native MUTANTS_SHARD=1/16
-# MUTANTS_ARGS=--iterate continues a stopped shard (keeps what was caught, retests the rest).
+# MUTANTS_ARGS=--retest-missed tests a shard's missed mutants again (after a new test).
 MUTANTS_SHARD ?= 0/1
 MUTANTS_ARGS  ?=
-MUTANTS_DIR   := build/mutation-native/shard-$(subst /,-of-,$(MUTANTS_SHARD))
-mutation-native: ## Mutation testing of the native rules crate with cargo-mutants (hours: shard it, MUTANTS_SHARD=k/n).
-	command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants
-	rm -rf $(MUTANTS_DIR)/src && mkdir -p $(MUTANTS_DIR)/src
-	tar -c --exclude=target --exclude=__pycache__ native conformance tests/golden src/hatsuden_rules/modelcheck \
-		| tar -x -C $(MUTANTS_DIR)/src
-	cd $(MUTANTS_DIR)/src/native && CARGO_TARGET_DIR=$(abspath $(MUTANTS_DIR))/target nice -n 10 \
-		cargo mutants --in-place --shard $(MUTANTS_SHARD) --output $(abspath $(MUTANTS_DIR))/out \
-		$(MUTANTS_ARGS); status=$$?; \
-		echo "results: $(MUTANTS_DIR)/out/mutants.out (caught.txt, missed.txt, timeout.txt, unviable.txt)"; \
-		exit $$status
+mutation-native: ## Mutation testing of the native rules crate with cargo-mutants (hours: shard it, MUTANTS_SHARD=k/n; make mutation-native-score sums the shards).
+	@command -v cargo-mutants >/dev/null || { echo "cargo-mutants is not installed: cargo install --locked cargo-mutants"; \
+		cargo install --locked cargo-mutants; }
+	$(PYTHON) -m tools.mutants_native run $(MUTANTS_SHARD) $(MUTANTS_ARGS)
+
+mutation-native-score: ## The outcomes of every shard of make mutation-native, summed (the score, the throughput).
+	$(PYTHON) -m tools.mutants_native score --missed

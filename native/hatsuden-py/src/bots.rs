@@ -1,11 +1,11 @@
-//! The bots of the native core (`hatsuden::bots`, `hatsuden::ismcts`): seeded matches, single
-//! decisions and the ISMCTS search, the long loops with the GIL released.
+//! The bots of the native core (`hatsuden_players::bots`, `hatsuden_players::ismcts`): seeded
+//! matches, single decisions and the ISMCTS search, the long loops with the GIL released.
 
 use std::collections::BTreeMap;
 
-use hatsuden::bots::{deal_seed, match_game, Bot, PlayedGame};
-use hatsuden::ismcts::{self, IsmctsConfig};
 use hatsuden::{format_state, legal_moves_from, parse_observation, parse_rules, score, Error, SplitMix64, TECH_NAMES};
+use hatsuden_players::bots::{deal_seed, match_game, Bot, PlayedGame};
+use hatsuden_players::ismcts::{self, IsmctsConfig};
 use pyo3::prelude::*;
 
 use super::{crate_error, guard, input_error, invalid_error, notation_error, seed_of};

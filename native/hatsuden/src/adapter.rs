@@ -1,7 +1,7 @@
 //! The conformance adapter (CONFORMANCE.md "Protocol"): one JSON request per line in, one JSON
 //! response per line out.
 
-use crate::error::Error;
+use crate::error::{Error, InvalidInput};
 use crate::json::{self, Json};
 use crate::rng::{seed_from_decimal, SplitMix64};
 use crate::rules::{Rules, RULES_VERSION};
@@ -323,11 +323,25 @@ fn answer(r: &Json, cache: &mut Cache) -> Result<Fields, Bad2> {
             for m in ms {
                 moves.push(crate::moves::Move::parse(m.as_str().unwrap_or(""), Some(&rules))?);
             }
+            // `players`: absent or null (no names), or two names, as `record_game(players=...)`
+            // takes them; anything else is refused naming the field, never read as no names.
             let players = match r.get("players") {
+                None | Some(Json::Null) => None,
                 Some(Json::Arr(p)) if p.len() == 2 => {
-                    Some([p[0].as_str().unwrap_or("").to_string(), p[1].as_str().unwrap_or("").to_string()])
+                    let name = |k: usize| {
+                        p[k].as_str().map(str::to_string).ok_or_else(|| {
+                            InvalidInput::new(
+                                &format!("players[{k}]"),
+                                format!("a name is a str of 1 to {} characters", crate::records::MAX_NAME),
+                            )
+                        })
+                    };
+                    Some([name(0)?, name(1)?])
                 }
-                _ => None,
+                Some(other) => {
+                    let got = other.to_text();
+                    return Err(InvalidInput::new("players", format!("must be None or two names, got {got}")).into());
+                }
             };
             match crate::records::record_game(&rules, seed, &moves, players) {
                 Ok(rec) => vec![

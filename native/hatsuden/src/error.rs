@@ -83,7 +83,8 @@ pub struct InvalidInput {
 }
 
 impl InvalidInput {
-    pub(crate) fn new(field: &str, message: impl Into<String>) -> Self {
+    /// The refusal of `field` with `message` (used by the players of `hatsuden-players` too).
+    pub fn new(field: &str, message: impl Into<String>) -> Self {
         InvalidInput { field: field.to_string(), message: message.into() }
     }
 }

@@ -33,15 +33,12 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod adapter;
-pub mod bots;
 pub mod docs;
 mod engine;
 pub mod error;
 #[cfg(feature = "fault-injection")]
 pub mod fault;
-pub mod heuristics;
 pub mod infostate;
-pub mod ismcts;
 pub mod json;
 mod moves;
 pub mod notation;

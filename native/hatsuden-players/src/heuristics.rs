@@ -9,10 +9,7 @@
 //! under the Smart (R20, R27), a city scores +1 exactly on the demand and -1 at the demand minus
 //! 2 or less (R28), equal totals go to tie-break 1 and then to player 1 (R29).
 
-use crate::moves::{cells_of, Move};
-use crate::rng::SplitMix64;
-use crate::rules::{Tables, Tiebreak, DOWN, MAX_CELLS, SMART};
-use crate::state::{Phase, State, FACE_DOWN};
+use hatsuden::{cells_of, Move, Phase, SplitMix64, State, Tables, Tiebreak, DOWN, FACE_DOWN, MAX_CELLS, SMART};
 
 /// Weight of the outlook in an evaluation (the provisional margin is the stronger signal).
 pub const OUTLOOK_WEIGHT: f64 = 0.35;
@@ -401,11 +398,11 @@ impl Context {
         best
     }
 
-    fn cell(&self, c: crate::rules::Cell) -> usize {
+    fn cell(&self, c: hatsuden::Cell) -> usize {
         c.row as usize * self.width + c.energy as usize
     }
 
-    fn card(&self, c: crate::rules::Card) -> usize {
+    fn card(&self, c: hatsuden::Card) -> usize {
         self.t.index(c).unwrap_or(0) as usize
     }
 
@@ -442,8 +439,8 @@ fn is_placement(m: &Move) -> bool {
 pub fn rollout_move(s: &State, noise: u64, explore: u64, buf: &mut Vec<Move>) -> Move {
     let t = s.tables();
     let phase = s.phase();
-    let at_once = t.rules.tech_timing == crate::rules::TechTiming::PlaceAtOnce;
-    if at_once && s.tech_hand(s.current_player()) & ((1 << crate::rules::ACCUMULATOR) | (1 << SMART)) != 0 {
+    let at_once = t.rules.tech_timing == hatsuden::TechTiming::PlaceAtOnce;
+    if at_once && s.tech_hand(s.current_player()) & ((1 << hatsuden::ACCUMULATOR) | (1 << SMART)) != 0 {
         return owed_placement(s); // R40: a drawn Accumulator or Smart card is placed at once
     }
     if phase == Phase::Action {
@@ -543,8 +540,8 @@ fn rollout_action(s: &State, noise: u64, explore: u64) -> Move {
     let techs = s.tech_hand(p);
     let down = techs & (1 << DOWN) != 0;
     // At most 2 moves per distinct card, 10 pylons, a discard and Smart: no allocation.
-    let mut moves = [Move::Pass; 2 * crate::rules::MAX_KINDS + MAX_CELLS + 2];
-    let mut gains = [0.0f64; 2 * crate::rules::MAX_KINDS + MAX_CELLS + 2];
+    let mut moves = [Move::Pass; 2 * hatsuden::MAX_KINDS + MAX_CELLS + 2];
+    let mut gains = [0.0f64; 2 * hatsuden::MAX_KINDS + MAX_CELLS + 2];
     let mut n = 0;
     let mut weakest = first;
     for (i, &copies) in hand.iter().enumerate() {
@@ -627,7 +624,7 @@ pub fn all_placements(moves: &[Move]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{new_game, score, Rules};
+    use hatsuden::{new_game, score, Rules};
 
     /// The light totals agree with the score sheet (R27-R29) on random games.
     #[test]

@@ -10,15 +10,11 @@
 
 use std::time::Instant;
 
-use crate::engine::new_game;
-use crate::error::{Error, InvalidInput};
+use hatsuden::observe::{observe, sample_state, unseen_counts, Observation};
+use hatsuden::{new_game, Error, InvalidInput, Move, Phase, Rules, SplitMix64, State};
+
 use crate::heuristics::{all_placements, margin, outlook, Context};
 use crate::ismcts::{self, IsmctsConfig};
-use crate::moves::Move;
-use crate::observe::{observe, sample_state, unseen_counts, Observation};
-use crate::rng::SplitMix64;
-use crate::rules::Rules;
-use crate::state::{Phase, State};
 
 /// Separates the players' stream from the deal's (`simulation._DECISIONS`).
 pub const DECISIONS: u64 = 0xD1B5_4A32_D192_ED03;
@@ -318,7 +314,7 @@ mod tests {
         for index in 0..20 {
             let g = match_game([&Bot::Greedy, &Bot::Random], &Rules::STANDARD, 3, index).unwrap();
             let greedy_seat = (index % 2) as usize;
-            if crate::score(&g.last).winner == greedy_seat {
+            if hatsuden::score(&g.last).winner == greedy_seat {
                 wins += 1;
             }
         }

@@ -11,13 +11,11 @@
 
 use std::time::{Duration, Instant};
 
+use hatsuden::observe::{sample_state, Observation};
+use hatsuden::{InvalidInput, Move, Phase, SplitMix64, State};
+
 use crate::bots::splitmix64;
-use crate::error::InvalidInput;
 use crate::heuristics::{evaluate, rollout_move, totals_and_winner, Context};
-use crate::moves::Move;
-use crate::observe::{sample_state, Observation};
-use crate::rng::SplitMix64;
-use crate::state::{Phase, State};
 
 /// Mixed into each iteration's rollout noise (`_ismcts._tree`).
 const ROLLOUT_NOISE: u64 = 0x2545_F491_4F6C_DD1D;
@@ -279,7 +277,7 @@ fn prune(state: &State, moves: &[Move]) -> Vec<Move> {
     let mut pylon_card = None;
     for m in moves {
         if let Move::BuildPylon { card, .. } = *m {
-            if pylon_card.map_or(true, |c: crate::rules::Card| card.value < c.value) {
+            if pylon_card.map_or(true, |c: hatsuden::Card| card.value < c.value) {
                 pylon_card = Some(card);
             }
         }
@@ -344,7 +342,7 @@ fn prune(state: &State, moves: &[Move]) -> Vec<Move> {
 mod tests {
     use super::*;
     use crate::bots::{match_game, Bot};
-    use crate::Rules;
+    use hatsuden::Rules;
 
     /// A small search returns a legal move, the same for the same seed, and beats random.
     #[test]
@@ -355,7 +353,7 @@ mod tests {
             let a = match_game([&bot, &Bot::Random], &Rules::STANDARD, 11, index).unwrap();
             let b = match_game([&bot, &Bot::Random], &Rules::STANDARD, 11, index).unwrap();
             assert_eq!(a.moves, b.moves);
-            if crate::score(&a.last).winner == (index % 2) as usize {
+            if hatsuden::score(&a.last).winner == (index % 2) as usize {
                 wins += 1;
             }
         }

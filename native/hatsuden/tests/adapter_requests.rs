@@ -1,0 +1,38 @@
+//! Requests of the conformance adapter that the vectors do not send: the `x_record` extension
+//! (game records, for the differential tests of native/tools/diff_records.py).
+
+use hatsuden::adapter::{handle, Cache};
+use hatsuden::json::{parse, Json};
+
+fn record(players: &str) -> Json {
+    let request = format!(
+        r#"{{"id":"r","kind":"x_record","rules":"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20","seed":"7","moves":[],"players":{players}}}"#
+    );
+    handle(&parse(&request).expect("request JSON"), &mut Cache::default())
+}
+
+fn refused_field(response: &Json) -> String {
+    assert_eq!(response.get("ok"), Some(&Json::Bool(false)), "{}", response.to_text());
+    let error = response.get("error").expect("an error");
+    assert_eq!(error.get("type").and_then(Json::as_str), Some("invalid_input"));
+    error.get("field").and_then(Json::as_str).expect("a field").to_owned()
+}
+
+/// NOTATION.md, "Game records": a record has optional `players` (two names), as
+/// `record_game(players=...)` takes them; a list of another length or a name that is not a string is refused naming the field,
+/// never read as "no names".
+#[test]
+fn a_record_request_takes_two_names_or_none() {
+    let named = record(r#"["Ann","Bo"]"#);
+    assert_eq!(named.get("ok"), Some(&Json::Bool(true)), "{}", named.to_text());
+    let players = named.get("json").and_then(|j| j.get("players")).expect("the names in the record");
+    assert_eq!(players.to_text(), r#"["Ann","Bo"]"#);
+    let unnamed = record("null");
+    assert_eq!(unnamed.get("ok"), Some(&Json::Bool(true)), "{}", unnamed.to_text());
+    assert!(!matches!(unnamed.get("json").and_then(|j| j.get("players")), Some(Json::Arr(_))));
+    assert_eq!(refused_field(&record(r#"["Ann"]"#)), "players");
+    assert_eq!(refused_field(&record(r#"["Ann","Bo","Cy"]"#)), "players");
+    assert_eq!(refused_field(&record(r#""Ann""#)), "players");
+    assert_eq!(refused_field(&record(r#"[1,"Bo"]"#)), "players[0]");
+    assert_eq!(refused_field(&record(r#"["Ann",null]"#)), "players[1]");
+}

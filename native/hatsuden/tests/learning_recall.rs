@@ -1,0 +1,80 @@
+//! Learning episodes with perfect recall (`hatsuden::infostate::Episode`): the information
+//! state is the observation tensor (R39) followed by how many times the player saw each move
+//! as it is seen (R37, "Moves as seen"), as `hatsuden_rules.integrations._learning` counts it.
+
+use hatsuden::infostate::{Episode, Learning};
+use hatsuden::Rules;
+
+/// The seen counts of `player`, read from the raw information-state tensor.
+fn seen(e: &Episode, l: &Learning, player: usize) -> Vec<i64> {
+    let raw = e.raw(player);
+    assert_eq!(raw.len(), l.raw_size(true));
+    raw[l.raw_size(false)..].to_vec()
+}
+
+/// Plays `plies` moves of the game of `seed` (the `k`-th legal id at ply `k`).
+fn play(e: &mut Episode, l: &Learning, plies: usize) -> usize {
+    let (mut buf, mut ids) = (Vec::new(), Vec::new());
+    for ply in 0..plies {
+        e.legal_ids(l, &mut buf, &mut ids);
+        if ids.is_empty() {
+            return ply;
+        }
+        let before: [i64; 2] = [0, 1].map(|p| seen(e, l, p).iter().sum());
+        e.step(l, ids[ply % ids.len()] as i64).unwrap();
+        // R37: both players see every move (the mover as played, the other as it is seen),
+        // and the deals it triggers.
+        for (p, before) in before.into_iter().enumerate() {
+            assert!(seen(e, l, p).iter().sum::<i64>() > before, "ply {ply}: player {p} saw nothing");
+        }
+        let counts = &e.counts;
+        assert_eq!(counts[0].iter().sum::<u32>(), counts[1].iter().sum::<u32>());
+    }
+    plies
+}
+
+#[test]
+fn r37_every_move_is_counted_once_for_each_player() {
+    let l = Learning::new(&Rules::STANDARD).unwrap();
+    let mut e = Episode::new(&l, true);
+    for seed in 0..5 {
+        e.reset(&l, seed);
+        // The deal (R7): each player saw their own cards and the other's as concealed deals.
+        let dealt: Vec<i64> = (0..2).map(|p| seen(&e, &l, p).iter().sum()).collect();
+        assert!(dealt[0] > 0 && dealt[0] == dealt[1], "{dealt:?}");
+        let plies = play(&mut e, &l, 40);
+        let after: Vec<i64> = (0..2).map(|p| seen(&e, &l, p).iter().sum()).collect();
+        assert!(after[0] >= dealt[0] + plies as i64, "{after:?} after {plies} plies");
+    }
+}
+
+/// A reset starts the counts afresh (R7): a used episode reset with seed S has exactly the
+/// information state of a new episode reset with S.
+#[test]
+fn r7_a_reset_forgets_the_previous_game() {
+    let l = Learning::new(&Rules::STANDARD).unwrap();
+    let mut used = Episode::new(&l, true);
+    used.reset(&l, 11);
+    play(&mut used, &l, 60);
+    used.reset(&l, 3);
+    let mut fresh = Episode::new(&l, true);
+    fresh.reset(&l, 3);
+    for p in 0..2 {
+        assert_eq!(used.raw(p), fresh.raw(p), "player {p}");
+    }
+    let (mut a, mut b) = (vec![0f32; l.feature_size(true, true)], vec![0f32; l.feature_size(true, true)]);
+    used.write_features(&l, 0, true, &mut a);
+    fresh.write_features(&l, 0, true, &mut b);
+    assert_eq!(a, b);
+}
+
+/// The bound on a game's player moves that OpenSpiel is given (R25: none without the stall
+/// rule), as `hatsuden_rules.observation.max_game_length` computes it.
+#[test]
+fn r25_the_bound_on_a_games_length_is_the_python_librarys() {
+    use hatsuden::infostate::max_game_length;
+    let of = |text: &str| max_game_length(hatsuden::parse_rules(text).unwrap().tables().unwrap());
+    assert_eq!(of("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20"), Some(1702));
+    assert_eq!(of("3/3/2/3/6/SEC/city_points/retake/6"), Some(258));
+    assert_eq!(of("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/off"), None);
+}

@@ -1,0 +1,98 @@
+//! Positions (R36) and the line and column of a record error (NOTATION.md, "Game records"):
+//! details no conformance vector reaches.
+
+use hatsuden::{from_json, new_game, parse_record, to_json, Document, Rules, SplitMix64, State};
+
+/// States of a few random games, every ply.
+fn states() -> Vec<State> {
+    let mut all = Vec::new();
+    let mut moves = Vec::new();
+    for seed in 0..12 {
+        let mut s = new_game(&Rules::STANDARD, Some(seed)).unwrap();
+        let mut g = SplitMix64::new(seed + 100);
+        for _ in 0..40 {
+            all.push(s);
+            if s.is_over() {
+                break;
+            }
+            s.legal_moves(&mut moves);
+            s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+        }
+    }
+    all
+}
+
+/// R36: two states have the same position exactly when they are equal but for their turn logs
+/// and known cards: `same_position` agrees with comparing `position()`s, for states of the same
+/// game and of different games (two deals differ in their hands only, with empty boards).
+#[test]
+fn r36_same_position_is_the_equality_of_positions() {
+    let all = states();
+    let mut same = 0;
+    for (i, a) in all.iter().enumerate() {
+        assert!(a.same_position(&a.position()));
+        for b in all.iter().skip(i % 7).step_by(7) {
+            let expected = a.position() == b.position();
+            assert_eq!(a.same_position(b), expected, "{a:?}\n{b:?}");
+            same += expected as usize;
+        }
+    }
+    assert!(same > 0);
+    let (a, b) = (new_game(&Rules::STANDARD, Some(0)).unwrap(), new_game(&Rules::STANDARD, Some(1)).unwrap());
+    assert!(!a.same_position(&b), "two deals with different hands");
+    // Explicit chance (no generator): two first deals of different cards differ in the hand
+    // and the deck only, every later field being equal (R6, R7).
+    let start = new_game(&Rules::STANDARD, None).unwrap();
+    let outcomes = start.chance_outcomes().unwrap();
+    let (a, b) = (start.apply(outcomes[0].0).unwrap(), start.apply(outcomes[1].0).unwrap());
+    assert!(!a.same_position(&b) && a.same_position(&a.position()), "two first deals");
+    // The deal in every order of two cards, one to each player (R7): the same deck, the hands
+    // swapped or the same.
+    let mut deals = vec![start];
+    for _ in 0..2 {
+        deals = deals
+            .iter()
+            .flat_map(|s| s.chance_outcomes().unwrap().into_iter().take(3).map(|(m, _, _)| s.apply(m).unwrap()))
+            .collect();
+    }
+    let mut different = 0;
+    for a in &deals {
+        for b in &deals {
+            assert_eq!(a.same_position(b), a.position() == b.position(), "{a:?}\n{b:?}");
+            different += (a.position() != b.position()) as usize;
+        }
+    }
+    assert!(different > 0);
+    // Two states that differ only in which hand holds two cards: the same deck and all else.
+    let state = new_game(&Rules::STANDARD, Some(3)).unwrap();
+    let text = to_json(&Document::State(Box::new(state)));
+    let hands = r#""hands":[["S2","G3","W3","W4","H1"],["G1","W1","W2","B1","B2"]]"#;
+    assert!(text.contains(hands), "{text}");
+    let swapped = text.replace(hands, r#""hands":[["G3","W3","W4","H1","B2"],["S2","G1","W1","W2","B1"]]"#);
+    let Ok(Document::State(other)) = from_json(&swapped, Some("state")) else { panic!("{swapped}") };
+    assert!(!state.same_position(&other) && state.same_position(&state));
+}
+
+/// A malformed record names the field `record`, the position, and its line and column (1-based,
+/// as the Python library gives them).
+#[test]
+fn a_record_error_gives_its_line_and_column() {
+    let rules = "[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]";
+    for (text, position, place) in [
+        ("[Hatsuden \"1\"]\n[Ru!les \"x\"]\n".to_string(), 15, "line 2, column 1:"),
+        (format!("[Hatsuden \"1\"]\n{rules}\n[Seed \"7\"]\n[Result \"*\"]\n1. Q\n"), 98, "line 5, column 1:"),
+        ("[Hatsuden \"9\"]\n".to_string(), 11, "line 1, column 12:"),
+        // Two turns on one line: the second starts where the first ended (DD), as in Python.
+        (
+            format!(
+                "[Hatsuden \"1\"]\n{rules}\n[Seed \"5\"]\n[Result \"*\"]\n\n1. C S1 0S, DD\n2. C G1 0G, DD, C G2 0G, DD\n4. C W4 0W, DT, DD\n"
+            ),
+            130,
+            "line 7, column 17: the turn ends here",
+        ),
+    ] {
+        let e = parse_record(&text).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("record", position), "{text:?}");
+        assert!(e.message.starts_with(place), "{text:?}: {}", e.message);
+    }
+}

@@ -1,0 +1,68 @@
+"""tools/mutants_native.py (``make mutation-native``): the outcomes of the two stages are kept.
+
+cargo-mutants itself is not run here (a shard takes hours); these tests feed the script the
+output folders cargo-mutants writes (``mutants.out/caught.txt`` and the like) and check what it
+keeps, continues and sums.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from tools import mutants_native as mn
+
+
+def _output(folder: Path, **outcomes: list[str]) -> None:
+    """A cargo-mutants output folder with the given ``caught``, ``missed``, ... lists."""
+    done = folder / "mutants.out"
+    done.mkdir(parents=True)
+    for name, mutants in outcomes.items():
+        (done / f"{name}.txt").write_text("".join(f"{m}\n" for m in mutants), encoding="utf-8")
+
+
+def test_stage_1_misses_are_pending_until_the_checker_has_seen_them(tmp_path: Path) -> None:
+    results: dict[str, str] = {}
+    _output(tmp_path / "rules", caught=["a", "b"], missed=["c", "d"], timeout=["e"], unviable=["f"])
+    assert mn.merge(tmp_path / "rules", 1, results) == 6
+    assert results == {
+        "a": "caught",
+        "b": "caught",
+        "c": "pending",
+        "d": "pending",
+        "e": "timeout",
+        "f": "unviable",
+    }
+    _output(tmp_path / "checker", caught=["c"], missed=["d"])
+    assert mn.merge(tmp_path / "checker", 2, results) == 2
+    assert (results["c"], results["d"]) == ("checker", "missed")
+
+
+def test_an_output_is_merged_once(tmp_path: Path) -> None:
+    """A stopped run's output is folded in by the next run, and never a second time."""
+    results: dict[str, str] = {}
+    _output(tmp_path / "rules", missed=["c"])
+    assert mn.merge(tmp_path / "rules", 1, results) == 1
+    results["c"] = "checker"
+    assert mn.merge(tmp_path / "rules", 1, results) == 0
+    assert results["c"] == "checker"
+
+
+def test_results_survive_a_save_and_a_load(tmp_path: Path) -> None:
+    path = tmp_path / "results.tsv"
+    results = {"x.rs:1:2: replace + with -": "missed", "y.rs:3:4: replace f -> bool": "caught"}
+    mn.save(path, results)
+    assert mn.load(path) == results
+    assert mn.load(tmp_path / "absent.tsv") == {}
+
+
+def test_the_score_leaves_timeouts_and_unviable_mutants_apart() -> None:
+    counts = Counter(caught=90, checker=5, missed=5, timeout=3, unviable=20)
+    line = mn.summary(counts)
+    assert "123 tested" in line
+    assert "score caught/(caught+missed) = 95.0%" in line
+    assert mn.summary(Counter()).endswith("= n/a")
+
+
+def test_a_shard_is_k_of_n_from_zero() -> None:
+    assert mn.shard_dir("3/64").name == "shard-3-of-64"

@@ -1,0 +1,373 @@
+"""Mutation testing of the native rules crate in two stages, and the score of every shard.
+
+``make mutation-native MUTANTS_SHARD=k/n`` runs ``python3 -m tools.mutants_native run k/n``;
+``make mutation-native-score`` runs ``python3 -m tools.mutants_native score`` (MUTATION.md, "Rust
+rules crate"). cargo-mutants (https://mutants.rs, configured by ``native/.cargo/mutants.toml``)
+does the mutating and testing; this script decides what each stage tests and keeps the outcomes.
+
+- **Stage 1, the rules crate's tests** (every mutant of the shard): ``cargo test -p hatsuden
+  --lib --test rules``, the unit tests and the one integration-test binary (every conformance
+  vector, the golden perft and state counts of ``small``, the robustness and API tests). Only
+  the rules crate is rebuilt per mutant.
+- **Stage 2, the native model checker** (only the mutants stage 1 missed): ``cargo test -p
+  hatsuden-check --test golden``, every invariant of the checker on ``small`` against its golden
+  counts (one thread and two, a checkpointed run, the exact value of ``small``).
+
+A shard works in a disposable copy of the committed sources (``git archive HEAD``: commit
+first), ``build/mutation-native/work-I/src`` (the
+crate's tests read ``../../conformance`` and ``../../tests/golden``, which cargo-mutants' own copy
+of ``native/`` would not have), mutated in place there and never in this tree, and builds into
+``work-I/target``: the first work folder no other run holds (a lock), so two shards run side by
+side and the next shard in the same folder rebuilds only what changed. A shard's outcomes
+accumulate in ``build/mutation-native/shard-K-of-N/results.tsv``, one ``outcome<TAB>mutant``
+line per mutant tested, the outcome one of ``caught`` (by the rules
+crate's tests), ``checker`` (caught by the checker), ``missed``, ``timeout``, ``unviable`` or
+``pending`` (missed by stage 1, not yet through stage 2). Running a shard again continues it:
+only its mutants without an outcome (and those pending) are tested; ``--retest-missed`` tests
+the missed and pending ones again from stage 1 (after a new test). A mutant is known by its
+name (file, line, column and mutation): outcomes of mutants whose name no longer exists are
+dropped.
+
+    python3 -m tools.mutants_native run 0/64 [--retest-missed]
+    python3 -m tools.mutants_native score [--missed]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build" / "mutation-native"
+# What the crates' tests read, copied beside the mutated copy of native/.
+COPIED = ("native", "conformance", "tests/golden", "src/hatsuden_rules/modelcheck")
+OUTCOMES = ("caught", "checker", "missed", "timeout", "unviable", "pending")
+STAGE_1 = ("--test-package=hatsuden", "--cargo-arg=--lib", "--cargo-arg=--test=rules")
+# cargo-mutants' exit code when the unmutated tree fails to build or to pass its tests.
+BASELINE_FAILED = 4
+# cargo-mutants' unmutated run ("baseline") tests the mutated package (hatsuden), whatever
+# --test-package says, so it cannot run the checker's `--test golden`: stage 2 skips it (stage 1
+# has just built and tested the unmutated tree) and sets the test timeout itself (the checker's
+# tests take a few seconds).
+STAGE_2 = (
+    "--test-package=hatsuden-check",
+    "--cargo-arg=--test=golden",
+    "--baseline=skip",
+    "--timeout=120",
+)
+
+
+def shard_dir(shard: str) -> Path:
+    """The folder of shard ``k/n``."""
+    k, n = shard.split("/")
+    return BUILD / f"shard-{k}-of-{n}"
+
+
+def load(path: Path) -> dict[str, str]:
+    """A shard's ``results.tsv``: mutant name -> outcome."""
+    results: dict[str, str] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            outcome, _, name = line.partition("\t")
+            if outcome in OUTCOMES and name:
+                results[name] = outcome
+    return results
+
+
+def save(path: Path, results: dict[str, str]) -> None:
+    """Write ``results.tsv`` (sorted by name), atomically."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(f"{o}\t{m}\n" for m, o in sorted(results.items())), encoding="utf-8")
+    tmp.replace(path)
+
+
+def read_output(out: Path, stage: int) -> dict[str, str]:
+    """The outcomes in one cargo-mutants output folder (``out/mutants.out``), if any."""
+    done = out / "mutants.out"
+    missed = "pending" if stage == 1 else "missed"
+    caught = "caught" if stage == 1 else "checker"
+    outcomes: dict[str, str] = {}
+    for name, outcome in (
+        ("caught.txt", caught),
+        ("missed.txt", missed),
+        ("timeout.txt", "timeout"),
+        ("unviable.txt", "unviable"),
+    ):
+        file = done / name
+        if file.is_file():
+            for mutant in file.read_text(encoding="utf-8").splitlines():
+                if mutant:
+                    outcomes[mutant] = outcome
+    return outcomes
+
+
+def merge(out: Path, stage: int, results: dict[str, str]) -> int:
+    """Fold one cargo-mutants output folder into `results`; the number of outcomes read.
+
+    The folder is renamed afterwards, so that an output is merged once even if a later run is
+    stopped before it writes its own.
+    """
+    done = out / "mutants.out"
+    if not done.is_dir():
+        return 0
+    outcomes = read_output(out, stage)
+    results.update(outcomes)
+    merged = out / "mutants.out.merged"
+    shutil.rmtree(merged, ignore_errors=True)
+    done.rename(merged)
+    return len(outcomes)
+
+
+def busy(folder: Path) -> bool:
+    """Whether a process (a cargo or rustc left by a killed run) works in `folder`."""
+    inside = str(folder.resolve()) + os.sep
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if (os.readlink(proc / "cwd") + os.sep).startswith(inside):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@contextlib.contextmanager
+def work_folder() -> Iterator[Path]:
+    """The first ``work-I`` folder no other run holds, held until the run ends."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    for i in range(64):
+        lock = (BUILD / f"work-{i}.lock").open("w")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            continue
+        if busy(BUILD / f"work-{i}"):
+            lock.close()  # a build of a run that was killed still works there
+            continue
+        try:
+            yield BUILD / f"work-{i}"
+        finally:
+            lock.close()
+        return
+    sys.exit("no free work folder in build/mutation-native (64 runs at once?)")
+
+
+def copy_sources(src: Path) -> None:
+    """A fresh copy of what the tests need, as committed (``git archive HEAD``).
+
+    The outcomes then belong to a commit, and an edit in progress in the tree never leaks into
+    a run; outside a git checkout, the files as they are (never the build outputs).
+    """
+    shutil.rmtree(src, ignore_errors=True)
+    src.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", "HEAD", "--", *COPIED],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode == 0:
+        # --touch: every file is newer than the work folder's last build, so Cargo rebuilds
+        # from these sources (with their commit's times it could take a newer build of other
+        # sources for up to date).
+        subprocess.run(["tar", "-x", "--touch", "-C", str(src)], input=archive.stdout, check=True)
+        return
+    ignore = shutil.ignore_patterns("target", "__pycache__", "*.pyc")
+    for part in COPIED:
+        shutil.copytree(ROOT / part, src / part, ignore=ignore, copy_function=shutil.copy)
+
+
+def cargo_mutants(native: Path, target: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``cargo mutants ARGS`` in the copy, at the lowest priority, its output shown."""
+    env = {**os.environ, "CARGO_TARGET_DIR": str(target)}
+    command = ["nice", "-n", "19", "cargo", "mutants", *args]
+    return subprocess.run(command, cwd=native, env=env, text=True, check=False)
+
+
+def listed(native: Path, *args: str) -> list[str]:
+    """The mutants' names (``cargo mutants --list``)."""
+    done = subprocess.run(
+        ["cargo", "mutants", "--list", *args],
+        cwd=native,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        sys.exit(f"cargo mutants --list failed: {done.stderr.strip()}")
+    return [line for line in done.stdout.splitlines() if line]
+
+
+def stage(
+    native: Path,
+    target: Path,
+    out: Path,
+    everything: list[str],
+    todo: list[str],
+    args: Sequence[str],
+) -> float:
+    """Test exactly `todo` (everything else is marked previously caught); seconds taken."""
+    wanted = set(todo)
+    skipped = "".join(f"{m}\n" for m in everything if m not in wanted)
+
+    def attempt() -> int:
+        shutil.rmtree(out / "mutants.out", ignore_errors=True)
+        (out / "mutants.out").mkdir(parents=True)
+        (out / "mutants.out" / "previously_caught.txt").write_text(skipped, encoding="utf-8")
+        argv = ("--in-place", "--iterate", f"--output={out}", *args)
+        return cargo_mutants(native, target, *argv).returncode
+
+    start = time.monotonic()
+    if attempt() == BASELINE_FAILED and "--baseline=skip" not in args:
+        # The unmutated tree did not build or pass: most often a build folder left damaged by a
+        # run that was killed mid-build (an incremental cache with missing symbols). Once more
+        # from a clean build folder; a real failure fails again and is shown.
+        print(f"the unmutated tree failed: once more after removing {target / 'mutants'}")
+        shutil.rmtree(target / "mutants", ignore_errors=True)
+        attempt()
+    return time.monotonic() - start
+
+
+def run(shard: str, retest_missed: bool) -> int:
+    """Both stages of shard ``k/n``, in a free work folder; its summary."""
+    with work_folder() as work:
+        copy_sources(work / "src")
+        return run_in(shard, retest_missed, work / "src" / "native", work / "target")
+
+
+def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
+    """Both stages of shard ``k/n`` in the copy `native`, building into `target`."""
+    directory = shard_dir(shard)
+    directory.mkdir(parents=True, exist_ok=True)
+    results_path = directory / "results.tsv"
+    results = load(results_path)
+    # Outputs of a run that was stopped before merging them.
+    merge(directory / "rules", 1, results)
+    merge(directory / "checker", 2, results)
+    everything = listed(native)
+    mine = listed(native, f"--shard={shard}")
+    known = set(everything)
+    results = {m: o for m, o in results.items() if m in known}
+    save(results_path, results)
+    if retest_missed:
+        for m in mine:
+            if results.get(m) in ("missed", "pending"):
+                del results[m]  # tested again from stage 1 (a new test may catch it)
+    rules_todo = [m for m in mine if m not in results]
+    log = directory / "runs.tsv"
+    print(f"shard {shard}: {len(mine)} mutants, {len(rules_todo)} for the rules crate's tests")
+    try:
+        if rules_todo:
+            seconds = stage(native, target, directory / "rules", everything, rules_todo, STAGE_1)
+            n = merge(directory / "rules", 1, results)
+            with log.open("a", encoding="utf-8") as f:
+                f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')}\trules\t{n}\t{seconds:.0f}\n")
+        save(results_path, results)
+        checker_todo = [m for m in mine if results.get(m) == "pending"]
+        print(f"shard {shard}: {len(checker_todo)} missed by the crate's tests, for the checker")
+        if checker_todo:
+            seconds = stage(
+                native, target, directory / "checker", everything, checker_todo, STAGE_2
+            )
+            n = merge(directory / "checker", 2, results)
+            with log.open("a", encoding="utf-8") as f:
+                f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')}\tchecker\t{n}\t{seconds:.0f}\n")
+    finally:
+        merge(directory / "rules", 1, results)
+        merge(directory / "checker", 2, results)
+        save(results_path, results)
+        (directory / "mutants.txt").write_text(
+            "".join(f"{m}\n" for m in everything), encoding="utf-8"
+        )
+    counts = Counter(results[m] for m in mine if m in results)
+    print(f"shard {shard}: {summary(counts)}; outcomes in {results_path.relative_to(ROOT)}")
+    return 0
+
+
+def summary(counts: Counter[str]) -> str:
+    """One line: the outcomes and the score."""
+    caught = counts["caught"] + counts["checker"]
+    judged = caught + counts["missed"]
+    score = f"{100 * caught / judged:.1f}%" if judged else "n/a"
+    parts = ", ".join(f"{counts[o]} {o}" for o in OUTCOMES)
+    return f"{sum(counts.values())} tested ({parts}); score caught/(caught+missed) = {score}"
+
+
+def score(show_missed: bool) -> int:
+    """Every shard's outcomes, summed."""
+    outcomes: dict[str, str] = {}  # by name: a mutant tested in two shards counts once
+    total = 0
+    seconds = {"rules": 0.0, "checker": 0.0}
+    tested = {"rules": 0, "checker": 0}
+    shards = sorted(BUILD.glob("shard-*-of-*"))
+    for directory in shards:
+        results = load(directory / "results.tsv")
+        # A run still going (or stopped) has outcomes not yet merged: count them too.
+        results.update(read_output(directory / "rules", 1))
+        results.update(read_output(directory / "checker", 2))
+        for m, o in results.items():
+            if outcomes.get(m) in (None, "pending"):
+                outcomes[m] = o
+        runs = directory / "runs.tsv"
+        if runs.is_file():
+            for line in runs.read_text(encoding="utf-8").splitlines():
+                _, what, n, s = line.split("\t")
+                tested[what] += int(n)
+                seconds[what] += float(s)
+    # The newest list of mutants (a shard's run writes it): outcomes of mutants no longer in it
+    # (code changed since) are left out.
+    listings = sorted(BUILD.glob("shard-*-of-*/mutants.txt"), key=lambda p: p.stat().st_mtime)
+    if listings:
+        current = set(listings[-1].read_text(encoding="utf-8").splitlines())
+        total = len(current)
+        outcomes = {m: o for m, o in outcomes.items() if m in current}
+    counts = Counter(outcomes.values())
+    missed = [m for m, o in outcomes.items() if o == "missed"]
+    print(f"{len(shards)} shards: {summary(counts)}")
+    if total:
+        print(f"{sum(counts.values())} of the crate's {total} mutants tested")
+    for what in ("rules", "checker"):
+        if tested[what]:
+            each = seconds[what] / tested[what]
+            print(
+                f"stage {what}: {tested[what]} mutants in {seconds[what]:.0f} s, {each:.1f} s each"
+            )
+    if show_missed:
+        for m in sorted(missed):
+            print(f"missed\t{m}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line."""
+    parser = argparse.ArgumentParser(
+        prog="python3 -m tools.mutants_native", description=__doc__.split("\n")[0]
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    one = commands.add_parser("run", help="test (or continue) one shard, both stages")
+    one.add_argument("shard", help="k/n: every n-th mutant from the k-th (k from 0)")
+    one.add_argument(
+        "--retest-missed", action="store_true", help="test the missed and pending ones again"
+    )
+    total = commands.add_parser("score", help="every shard's outcomes summed")
+    total.add_argument("--missed", action="store_true", help="list every missed mutant")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        k, _, n = args.shard.partition("/")
+        if not (k.isdigit() and n.isdigit() and int(k) < int(n)):
+            parser.error(f"shard: expected k/n with 0 <= k < n, got {args.shard!r}")
+        return run(args.shard, args.retest_missed)
+    return score(args.missed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
