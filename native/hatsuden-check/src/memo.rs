@@ -68,7 +68,10 @@ impl ScoreMemo {
         let slot = hash as usize % Self::SLOTS;
         let (h, smart) = self.tags[slot];
         let grids = &self.grids[slot * self.cells..(slot + 1) * self.cells];
-        if h == hash && smart == s.smart() && same_stacks(&grids[..n], s.board(0)) && same_stacks(&grids[n..], s.board(1))
+        if h == hash
+            && smart == s.smart()
+            && same_stacks(&grids[..n], s.board(0))
+            && same_stacks(&grids[n..], s.board(1))
         {
             Ok(())
         } else {

@@ -6,11 +6,11 @@
 //! Every failure names its rule. [`PROPERTIES`] lists them all by rule and name.
 
 pub use crate::memo::ScoreMemo;
+use hatsuden::{same_counts, same_stacks, Pending, DOWNSIZED, SECRET};
 use hatsuden::{
     score, Decision, Move, Overflow, Phase, Rules, State, TechTiming, Tiebreak, ACCUMULATOR, DOWN, MAX_KINDS,
     SECRET_BUILD, SMART,
 };
-use hatsuden::{same_counts, same_stacks, Pending, DOWNSIZED, SECRET};
 
 /// A broken property: its rule and a message.
 pub type Problem = (&'static str, String);
@@ -567,7 +567,9 @@ impl Props {
             n += 1;
         };
         // The zones as whole arrays (the counts past the rule set's cards are 0 in every state).
-        if !same_counts(before.hand_array(other), after.hand_array(other)) || before.hand_size(other) != after.hand_size(other) {
+        if !same_counts(before.hand_array(other), after.hand_array(other))
+            || before.hand_size(other) != after.hand_size(other)
+        {
             note(if other == 0 { "hand0" } else { "hand1" });
         }
         if !same_counts(before.known_array(other), after.known_array(other)) {
@@ -648,7 +650,9 @@ impl Props {
         }
         // R36: only a card taken from the discards becomes known; plays only forget.
         let (was, now) = (before.known_counts(mover), after.known_counts(mover));
-        if !same_counts(before.known_array(mover), after.known_array(mover)) || matches!(m, Move::DrawFromDiscard { .. }) {
+        if !same_counts(before.known_array(mover), after.known_array(mover))
+            || matches!(m, Move::DrawFromDiscard { .. })
+        {
             if let Move::DrawFromDiscard { card } = m {
                 let i = before.tables().index(*card).map(|i| i as usize);
                 let ok = (0..self.kinds).all(|k| now[k] as u32 == was[k] as u32 + (Some(k) == i) as u32);
