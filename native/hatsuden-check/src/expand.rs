@@ -372,7 +372,7 @@ pub(crate) fn emit_kept(
     // Blocks of 2^16 transitions in parallel (each finds its first state by a binary search),
     // joined in order.
     const BLOCK_WORDS: usize = 1 << 10;
-    let blocks: Vec<(Vec<u64>, Vec<u8>, Vec<u8>, u128)> = marks
+    let blocks: Vec<(Emitted, u128)> = marks
         .par_chunks(BLOCK_WORDS)
         .enumerate()
         .map(|(b, block)| {
@@ -401,13 +401,13 @@ pub(crate) fn emit_kept(
                     keys.extend_from_slice(&key_bytes(key));
                 }
             }
-            (packed, parents, keys, sum)
+            ((packed, parents, keys), sum)
         })
         .collect();
     let mut packed = Vec::with_capacity(records.len() * w);
     let mut parents = Vec::with_capacity(records.len() * 8);
     let mut keys = Vec::with_capacity(records.len() * KEY_BYTES);
-    for (p, q, k, part) in blocks {
+    for ((p, q, k), part) in blocks {
         packed.extend_from_slice(&p);
         parents.extend_from_slice(&q);
         keys.extend_from_slice(&k);
