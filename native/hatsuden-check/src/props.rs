@@ -6,11 +6,11 @@
 //! Every failure names its rule. [`PROPERTIES`] lists them all by rule and name.
 
 pub use crate::memo::ScoreMemo;
+use hatsuden::{same_counts, same_stacks, Pending, DOWNSIZED, SECRET};
 use hatsuden::{
     score, Decision, Move, Overflow, Phase, Rules, State, TechTiming, Tiebreak, ACCUMULATOR, DOWN, MAX_KINDS,
     SECRET_BUILD, SMART,
 };
-use hatsuden::{Pending, DOWNSIZED, SECRET};
 
 /// A broken property: its rule and a message.
 pub type Problem = (&'static str, String);
@@ -106,6 +106,33 @@ pub fn sort_key(m: &Move) -> ([u8; 24], usize) {
         _ => {}
     }
     (k, n)
+}
+
+/// [`sort_key`] as one word that orders moves the same way, for every move but a FlipSet (whose
+/// key can be longer than a word): the key's bytes plus one, big-endian, zero-padded. Every byte
+/// of these keys is below 255, and a shorter key is a prefix padded with zeros, so comparing the
+/// words compares the keys lexicographically, as `sort_key`'s slices compare.
+#[inline]
+pub fn key_word(m: &Move) -> Option<u64> {
+    let b = |v: u8| v as u64 + 1;
+    let fields = match *m {
+        Move::Construct { card, cell, secret } => {
+            b(card.energy) << 40 | b(card.value) << 32 | b(cell.row) << 24 | b(cell.energy) << 16 | b(secret as u8) << 8
+        }
+        Move::Improve { card, cell } | Move::Downsize { card, cell } | Move::BuildPylon { card, cell } => {
+            b(card.energy) << 40 | b(card.value) << 32 | b(cell.row) << 24 | b(cell.energy) << 16
+        }
+        Move::Discard { card } | Move::DrawFromDiscard { card } | Move::Deal { card } => {
+            b(card.energy) << 40 | b(card.value) << 32
+        }
+        Move::Flip { cell } => b(cell.row) << 40 | b(cell.energy) << 32,
+        Move::FlipSet { .. } => return None,
+        Move::PlaceAccumulator { row } => b(row) << 40,
+        Move::PlaceSmart { energy } => b(energy) << 40,
+        Move::DealTech { tech } => b(tech) << 40,
+        _ => 0,
+    };
+    Some(b(m.kind_rank()) << 48 | fields)
 }
 
 /// The kind of a move as the Python class name (the event names).
@@ -343,13 +370,20 @@ impl Props {
                 out.push(("R26", "deadlock: the game is not over but no move is legal".into()));
             }
         }
-        // Each move's key once, compared with the previous one.
+        // Each move's key once, compared with the previous one (as one word, but for FlipSets).
         let mut ordered = true;
         if let Some(first) = moves.first() {
-            let mut prev = sort_key(first);
-            for m in &moves[1..] {
-                let next = sort_key(m);
-                if prev.0[..prev.1] >= next.0[..next.1] {
+            let mut prev = key_word(first);
+            for pair in moves.windows(2) {
+                let next = key_word(&pair[1]);
+                let less = match (prev, next) {
+                    (Some(a), Some(b)) => a < b,
+                    _ => {
+                        let (a, b) = (sort_key(&pair[0]), sort_key(&pair[1]));
+                        a.0[..a.1] < b.0[..b.1]
+                    }
+                };
+                if !less {
                     ordered = false;
                     break;
                 }
@@ -533,19 +567,21 @@ impl Props {
             n += 1;
         };
         // The zones as whole arrays (the counts past the rule set's cards are 0 in every state).
-        if before.hand_array(other) != after.hand_array(other) || before.hand_size(other) != after.hand_size(other) {
+        if !same_counts(before.hand_array(other), after.hand_array(other))
+            || before.hand_size(other) != after.hand_size(other)
+        {
             note(if other == 0 { "hand0" } else { "hand1" });
         }
-        if before.known_array(other) != after.known_array(other) {
+        if !same_counts(before.known_array(other), after.known_array(other)) {
             note(if other == 0 { "known0" } else { "known1" });
         }
-        if before.deck_array() != after.deck_array() || before.deck_size() != after.deck_size() {
+        if !same_counts(before.deck_array(), after.deck_array()) || before.deck_size() != after.deck_size() {
             note("deck");
         }
-        if before.discard_array() != after.discard_array() {
+        if !same_counts(before.discard_array(), after.discard_array()) {
             note("discards");
         }
-        if before.board(other) != after.board(other) {
+        if !same_stacks(before.board(other), after.board(other)) {
             note(if other == 0 { "board0" } else { "board1" });
         }
         if before.tech_hand(other) != after.tech_hand(other) {
@@ -614,7 +650,9 @@ impl Props {
         }
         // R36: only a card taken from the discards becomes known; plays only forget.
         let (was, now) = (before.known_counts(mover), after.known_counts(mover));
-        if before.known_array(mover) != after.known_array(mover) || matches!(m, Move::DrawFromDiscard { .. }) {
+        if !same_counts(before.known_array(mover), after.known_array(mover))
+            || matches!(m, Move::DrawFromDiscard { .. })
+        {
             if let Move::DrawFromDiscard { card } = m {
                 let i = before.tables().index(*card).map(|i| i as usize);
                 let ok = (0..self.kinds).all(|k| now[k] as u32 == was[k] as u32 + (Some(k) == i) as u32);
@@ -814,4 +852,36 @@ pub fn required_events(rules: &Rules) -> Vec<String> {
     }
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hatsuden::{new_game, SplitMix64};
+
+    /// R34: the one-word key orders every move (but a FlipSet) as the canonical sort key does.
+    #[test]
+    fn key_word_orders_moves_as_sort_key() {
+        let mut all = std::collections::HashSet::new();
+        let mut g = SplitMix64::new(3);
+        let mut moves = Vec::new();
+        for rules in [Rules::STANDARD, crate::configs::config("choice").unwrap()] {
+            for _ in 0..200 {
+                let mut s = new_game(&rules, None).unwrap();
+                while !s.is_over() {
+                    s.legal_moves(&mut moves);
+                    all.extend(moves.iter().filter(|m| !matches!(m, Move::FlipSet { .. })));
+                    s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+                }
+            }
+        }
+        let all: Vec<Move> = all.into_iter().collect();
+        assert!(all.len() > 100);
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i..] {
+                let (ka, kb) = (sort_key(a), sort_key(b));
+                assert_eq!(key_word(a).cmp(&key_word(b)), ka.0[..ka.1].cmp(&kb.0[..kb.1]), "{a:?} {b:?}");
+            }
+        }
+    }
 }

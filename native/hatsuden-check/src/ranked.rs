@@ -626,9 +626,13 @@ impl<const R: usize> Ranked<R> {
         };
         let mut moves: Vec<Move> = Vec::with_capacity(64);
         let mut problems: Vec<Problem> = Vec::new();
+        // The state being expanded, unpacked in place (every field overwritten), and its
+        // successor, applied in place: one copy of the state a transition.
+        let mut s = e.root;
+        let mut after: State;
         for (k, rec) in chunk.iter().enumerate() {
             let number = first + k as u64;
-            let s = e.packer.unpack(&rec[..R - 1]);
+            e.packer.unpack_into(&rec[..R - 1], &mut s);
             let (dmin, dmax) = (rec[R - 1] >> 32, rec[R - 1] & DEPTH_MASK);
             let r = (self.rank)(&s);
             if r != bucket {
@@ -672,13 +676,11 @@ impl<const R: usize> Ranked<R> {
                 o.found.push((rule.to_string(), msg, dmin));
             }
             for (i, m) in moves.iter().enumerate() {
-                let after = match s.apply(*m) {
-                    Ok(a) => a,
-                    Err(err) => {
-                        o.found.push(("R35".into(), format!("a legal move was refused: {err}"), dmin));
-                        continue;
-                    }
-                };
+                after = s;
+                if let Err(err) = after.apply_mut(*m) {
+                    o.found.push(("R35".into(), format!("a legal move was refused: {err}"), dmin));
+                    continue;
+                }
                 o.counts.transitions += 1;
                 o.counts.unreduced[1] += weight;
                 let determinism = (number + i as u64) % DETERMINISM_EVERY == 0;
@@ -689,8 +691,12 @@ impl<const R: usize> Ranked<R> {
                 for (rule, msg) in problems.drain(..) {
                     o.found.push((rule.to_string(), msg, dmin));
                 }
-                let stored = e.stored(after);
-                let ra = (self.rank)(&stored);
+                // The stored successor: `e.stored(after)`, in place.
+                if e.positions {
+                    after.forget_history();
+                }
+                let stored = &after;
+                let ra = (self.rank)(stored);
                 if ra <= r {
                     o.broken = Some(format!(
                         "the ranking function does not increase on {} (rank {} to {}) from a state at depth {dmin}: the ranked engine cannot be used for these rules",
@@ -701,7 +707,7 @@ impl<const R: usize> Ranked<R> {
                     return o;
                 }
                 let mut words = [0u64; R];
-                e.pack_stored(&stored, &mut words[..R - 1]);
+                e.pack_stored(stored, &mut words[..R - 1]);
                 words[R - 1] = (dmin + 1) << 32 | (dmax + 1);
                 o.succ.push((ra, words));
             }

@@ -71,7 +71,8 @@ pub use rules::{
 };
 pub use score::{score, Decision, PlayerScore, Score};
 pub use state::{
-    EndReason, Log, Pending, Phase, Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, LOG_CAP, NONE, SECRET, STACK_CAP,
+    same_counts, same_stacks, EndReason, Log, Pending, Phase, Stack, State, DOWNSIZED, FACE_DOWN, FLIPPED, LOG_CAP,
+    NONE, SECRET, STACK_CAP,
 };
 
 /// Format a move in notation (`C S3 0S`).

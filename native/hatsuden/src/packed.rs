@@ -8,7 +8,7 @@
 
 use crate::moves::Move;
 use crate::rules::{Card, Cell, Rules, Tables, MAX_KINDS};
-use crate::state::{EndReason, Log, Pending, Phase, Stack, State, LOG_CAP, NONE, STACK_CAP};
+use crate::state::{same_counts, same_stacks, EndReason, Log, Pending, Phase, Stack, State, LOG_CAP, NONE, STACK_CAP};
 
 fn bits(max: u64) -> u32 {
     64 - max.leading_zeros()
@@ -415,8 +415,8 @@ impl Packer {
         s.end_trigger = unopt(tail >> (22 + tdb) & 3);
         s.stall = r.get(self.stall_bits) as u32;
         s.rng = if r.get(1) == 1 { Some(r.get(64)) } else { None };
-        s.this_turn = Log::default();
-        s.last_turn = Log::default();
+        s.this_turn = Log::EMPTY;
+        s.last_turn = Log::EMPTY;
         if self.full {
             self.get_counts(&mut r, t.kinds, &mut s.known[0]);
             self.get_counts(&mut r, t.kinds, &mut s.known[1]);
@@ -508,10 +508,16 @@ impl State {
     /// which no rule of R1-R35 reads.
     pub fn position(&self) -> State {
         let mut s = *self;
-        s.known = [[0; MAX_KINDS]; 2];
-        s.this_turn = Log::default();
-        s.last_turn = Log::default();
+        s.forget_history();
         s
+    }
+
+    /// `*self = self.position()` in place, without a copy of the state: the turn logs and the
+    /// known cards (R36) cleared.
+    pub fn forget_history(&mut self) {
+        self.known = [[0; MAX_KINDS]; 2];
+        self.this_turn = Log::EMPTY;
+        self.last_turn = Log::EMPTY;
     }
 
     /// Whether two states have the same position (every field but the turn logs and the known
@@ -530,11 +536,12 @@ impl State {
             && self.hand_len == other.hand_len
             && self.deck_len == other.deck_len
             && self.discard_len == other.discard_len
-            && self.hands == other.hands
-            && self.deck == other.deck
-            && self.discards == other.discards
-            && self.board(0) == other.board(0)
-            && self.board(1) == other.board(1)
+            && same_counts(&self.hands[0], &other.hands[0])
+            && same_counts(&self.hands[1], &other.hands[1])
+            && same_counts(&self.deck, &other.deck)
+            && same_counts(&self.discards, &other.discards)
+            && same_stacks(self.board(0), other.board(0))
+            && same_stacks(self.board(1), other.board(1))
             && self.tech_deck == other.tech_deck
             && self.tech_hands == other.tech_hands
             && self.accumulator == other.accumulator

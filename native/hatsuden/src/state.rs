@@ -89,14 +89,17 @@ impl EndReason {
 }
 
 /// A stack in a cell (R4): card indices bottom to top and flags. `len == 0` is an empty cell.
+/// Laid out as three words (the cards, then the flags and length, [`Stack::words`]), so that a
+/// checker compares stacks a word at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(C, align(8))]
 pub struct Stack {
+    /// Card indices, bottom to top; unused slots are 0.
+    pub cards: [u8; STACK_CAP],
     /// FACE_DOWN | FLIPPED | SECRET | DOWNSIZED.
     pub flags: u8,
     /// Number of cards.
     pub len: u8,
-    /// Card indices, bottom to top; unused slots are 0.
-    pub cards: [u8; STACK_CAP],
 }
 
 impl Stack {
@@ -123,6 +126,44 @@ impl Stack {
         self.cards[self.len as usize] = card;
         self.len += 1;
     }
+    /// The whole stack (flags, length, every card slot) as three words: two stacks are equal iff
+    /// their words are (a comparison without a call, for checkers).
+    #[inline(always)]
+    pub fn words(&self) -> [u64; 3] {
+        let c = &self.cards;
+        let lo = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        let mid = u64::from_le_bytes([c[8], c[9], c[10], c[11], c[12], c[13], c[14], c[15]]);
+        let hi = u64::from_le_bytes([c[16], c[17], c[18], c[19], c[20], c[21], self.flags, self.len]);
+        [lo, mid, hi]
+    }
+}
+
+const _: () = assert!(STACK_CAP == 22, "Stack::words reads 22 card slots");
+
+/// Whether two grids (or any runs of stacks) are equal, compared a word at a time.
+#[inline]
+pub fn same_stacks(a: &[Stack], b: &[Stack]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).fold(0u64, |d, (x, y)| {
+            let (x, y) = (x.words(), y.words());
+            d | (x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2])
+        }) == 0
+}
+
+/// Whether two card-count arrays are equal, compared eight counts at a time (no call).
+#[inline(always)]
+pub fn same_counts(a: &[u8; MAX_KINDS], b: &[u8; MAX_KINDS]) -> bool {
+    #[inline(always)]
+    fn word(x: &[u8; MAX_KINDS], i: usize) -> u64 {
+        u64::from_le_bytes([x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4], x[i + 5], x[i + 6], x[i + 7]])
+    }
+    let mut d = 0u64;
+    let mut i = 0;
+    while i < MAX_KINDS {
+        d |= word(a, i) ^ word(b, i);
+        i += 8;
+    }
+    d == 0
 }
 
 /// A turn log (R36): at most [`LOG_CAP`] moves.
@@ -133,6 +174,8 @@ pub struct Log {
 }
 
 impl Log {
+    /// The empty log (`Log::default()` as a constant: assigned as one copy of its bytes).
+    pub const EMPTY: Log = Log { len: 0, moves: [Move::Pass; LOG_CAP] };
     /// The moves in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves[..self.len as usize]
@@ -147,7 +190,7 @@ impl Log {
         }
     }
     pub(crate) fn clear(&mut self) {
-        *self = Log::default();
+        *self = Log::EMPTY;
     }
 }
 
