@@ -31,6 +31,7 @@ use crate::props::{Problem, Props, ScoreMemo};
 use crate::search::{outcome, Outcome};
 use crate::search::{CheckResult, Options, Unreduced, Violation, DETERMINISM_EVERY, SOUNDNESS_EVERY};
 use crate::store::{peak_rss_bytes, rss_bytes};
+use crate::symmetry::pack_oriented;
 use crate::table::fingerprint;
 use hatsuden::packed::Packer;
 use hatsuden::{new_game, Move, Pending, Phase, Rules, State, FACE_DOWN};
@@ -367,7 +368,7 @@ impl<const R: usize> Ranked<R> {
         };
         let meta_path = dir.join("ranked.txt");
         let identity = format!(
-            "ranked 1 rules {} positions {} words {} symmetry {}",
+            "ranked 2 rules {} positions {} words {} symmetry {}",
             rules.format(),
             opts.positions,
             R - 1,
@@ -402,7 +403,8 @@ impl<const R: usize> Ranked<R> {
             t
         } else {
             let mut words = [0u64; R];
-            me.engine.pack_stored(&me.engine.root, &mut words[..R - 1]);
+            let mut root = me.engine.root;
+            me.pack(&mut root, &mut words[..R - 1]);
             words[R - 1] = 0; // depths 0, 0
             append(&bucket_path(&dir, rank(&me.engine.root)), &to_bytes(&[words]))?;
             let t = Totals::default();
@@ -611,6 +613,18 @@ impl<const R: usize> Ranked<R> {
         Ok(())
     }
 
+    /// Pack `s` as this engine stores it into `out`: with symmetry its oriented image
+    /// ([`crate::symmetry::oriented_mask`]: one pack, where the breadth-first engine's smallest packed image
+    /// packs every member of the orbit), `s` turned into it in place.
+    #[inline]
+    fn pack(&self, s: &mut State, out: &mut [u64]) {
+        if self.engine.symmetry {
+            pack_oriented(&self.engine.packer, s, out);
+        } else {
+            self.engine.packer.pack(s, out);
+        }
+    }
+
     /// Check and expand the states of a chunk (numbered from `first`, for the sampling of R35).
     fn expand(&self, chunk: &[[u64; R]], bucket: u64, first: u64) -> ChunkOut<R> {
         let e = &self.engine;
@@ -689,7 +703,7 @@ impl<const R: usize> Ranked<R> {
                 for (rule, msg) in problems.drain(..) {
                     o.found.push((rule.to_string(), msg, dmin));
                 }
-                let stored = e.stored(after);
+                let mut stored = e.stored(after);
                 let ra = (self.rank)(&stored);
                 if ra <= r {
                     o.broken = Some(format!(
@@ -701,7 +715,7 @@ impl<const R: usize> Ranked<R> {
                     return o;
                 }
                 let mut words = [0u64; R];
-                e.pack_stored(&stored, &mut words[..R - 1]);
+                self.pack(&mut stored, &mut words[..R - 1]);
                 words[R - 1] = (dmin + 1) << 32 | (dmax + 1);
                 o.succ.push((ra, words));
             }
