@@ -10,8 +10,8 @@
 //!   lower bucket, so a bucket is complete when its turn comes, and has no internal edge, so it
 //!   can be split by a hash of the state into parts processed one at a time;
 //! - a bucket's raw file holds successor **records**: the packed words of the state (its exact
-//!   identity: no fingerprint, no collision) and its minimum and maximum depth. A part is read,
-//!   sorted and deduplicated in memory (min of the minimum depths, max of the maximum depths),
+//!   identity: no fingerprint, no collision) and its minimum and maximum depth. A part is read
+//!   and deduplicated in memory (min of the minimum depths, max of the maximum depths),
 //!   then every state is checked and expanded with the checks of the breadth-first engine, and
 //!   its successors are appended to the raw files of their buckets (buffered, deduplicated per
 //!   buffer); the part's file is then deleted.
@@ -38,8 +38,8 @@ use hatsuden::{new_game, Move, Pending, Phase, Rules, State, FACE_DOWN};
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::fs::{self, File, OpenOptions};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -327,7 +327,7 @@ fn dedup<const R: usize>(v: &mut Vec<[u64; R]>) {
 }
 
 /// Below this many records [`dedup`] sorts by comparison.
-const RADIX_MIN: usize = 1 << 14;
+const RADIX_MIN: usize = 1 << 12;
 
 /// A 64-bit mix of a record's state words (not its depths).
 #[inline(always)]
@@ -351,7 +351,8 @@ const DIGIT: u32 = 11;
 /// hash only decides the speed and the order of the states, which no figure depends on.
 fn radix_by_hash<const R: usize>(v: &mut [[u64; R]]) {
     let n = v.len();
-    let digit = |r: &[u64; R], pass: u32| ((key_hash(r) >> (64 - HASH_BITS) >> (pass * DIGIT)) & ((1 << DIGIT) - 1)) as usize;
+    let digit =
+        |r: &[u64; R], pass: u32| ((key_hash(r) >> (64 - HASH_BITS) >> (pass * DIGIT)) & ((1 << DIGIT) - 1)) as usize;
     let passes = HASH_BITS / DIGIT;
     let mut counts = vec![0usize; (passes as usize) << DIGIT];
     for r in v.iter() {
