@@ -10,8 +10,8 @@
 //!   lower bucket, so a bucket is complete when its turn comes, and has no internal edge, so it
 //!   can be split by a hash of the state into parts processed one at a time;
 //! - a bucket's raw file holds successor **records**: the packed words of the state (its exact
-//!   identity: no fingerprint, no collision) and its minimum and maximum depth. A part is read,
-//!   sorted and deduplicated in memory (min of the minimum depths, max of the maximum depths),
+//!   identity: no fingerprint, no collision) and its minimum and maximum depth. A part is read
+//!   and deduplicated in memory (min of the minimum depths, max of the maximum depths),
 //!   then every state is checked and expanded with the checks of the breadth-first engine, and
 //!   its successors are appended to the raw files of their buckets (buffered, deduplicated per
 //!   buffer); the part's file is then deleted.
@@ -31,6 +31,7 @@ use crate::props::{Problem, Props, ScoreMemo};
 use crate::search::{outcome, Outcome};
 use crate::search::{CheckResult, Options, Unreduced, Violation, DETERMINISM_EVERY, SOUNDNESS_EVERY};
 use crate::store::{peak_rss_bytes, rss_bytes};
+use crate::symmetry::pack_oriented;
 use crate::table::fingerprint;
 use hatsuden::packed::Packer;
 use hatsuden::{new_game, Move, Pending, Phase, Rules, State, FACE_DOWN};
@@ -38,6 +39,7 @@ use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -267,17 +269,46 @@ struct Ranked<const R: usize> {
     /// Raw records a part may hold; buffered successor records before a flush.
     part_records: u64,
     flush_records: usize,
-    buffers: HashMap<u64, Vec<[u64; R]>>,
+    buffers: HashMap<u64, Vec<[u64; R]>, BuildHasherDefault<RankHasher>>,
     buffered: usize,
+    /// The write of the last flush, under way on its own thread.
+    writing: Option<std::thread::JoinHandle<Result<(), String>>>,
     peak_disk: u64,
 }
 
 const DEPTH_MASK: u64 = 0xffff_ffff;
 
+/// The hasher of the successor buffers' map, keyed by rank: one multiplication (a successor is
+/// filed on every transition; the map holds a few thousand buckets, no adversary).
+#[derive(Default)]
+struct RankHasher(u64);
+
+impl Hasher for RankHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        // The rank's low bits (progress, counters) and high bits (cells) both vary: fold them.
+        let h = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ h >> 29;
+    }
+}
+
 /// Sort and merge the records of equal states (min of the minimum depths, max of the maximum).
+/// Large vectors are ordered by a hash of the state first ([`radix_by_hash`]: linear, where a
+/// comparison sort of a part of `huge` takes some 27 levels), small ones by a comparison sort.
+/// Either way the records of a state end up adjacent, its smallest minimum depth first.
 fn dedup<const R: usize>(v: &mut Vec<[u64; R]>) {
-    if v.len() > 1 << 16 {
-        v.par_sort_unstable();
+    if v.len() > RADIX_MIN {
+        radix_by_hash(v);
     } else {
         v.sort_unstable();
     }
@@ -293,6 +324,79 @@ fn dedup<const R: usize>(v: &mut Vec<[u64; R]>) {
         }
     }
     v.truncate(k);
+}
+
+/// Below this many records [`dedup`] sorts by comparison.
+const RADIX_MIN: usize = 1 << 12;
+
+/// A 64-bit mix of a record's state words (not its depths).
+#[inline(always)]
+fn key_hash<const R: usize>(r: &[u64; R]) -> u64 {
+    let mut h = 0x243f_6a88_85a3_08d3u64;
+    for &x in &r[..R - 1] {
+        h = (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^= h >> 29;
+    }
+    h.wrapping_mul(0xbf58_476d_1ce4_e5b9)
+}
+
+/// The bits of [`key_hash`] the radix passes order by, and their digits.
+const HASH_BITS: u32 = 33;
+const DIGIT: u32 = 11;
+
+/// Orders `v` by the top [`HASH_BITS`] bits of [`key_hash`] (a least-significant-digit radix
+/// sort: three stable passes of 11 bits through a scratch copy), then sorts each run of equal
+/// hash bits by comparison: the records of a state are adjacent, its smallest minimum depth
+/// first. Exact whatever the hash does (distinct states with equal bits are sorted apart); the
+/// hash only decides the speed and the order of the states, which no figure depends on.
+fn radix_by_hash<const R: usize>(v: &mut [[u64; R]]) {
+    let n = v.len();
+    let digit =
+        |r: &[u64; R], pass: u32| ((key_hash(r) >> (64 - HASH_BITS) >> (pass * DIGIT)) & ((1 << DIGIT) - 1)) as usize;
+    let passes = HASH_BITS / DIGIT;
+    let mut counts = vec![0usize; (passes as usize) << DIGIT];
+    for r in v.iter() {
+        let h = key_hash(r) >> (64 - HASH_BITS);
+        for pass in 0..passes {
+            counts[(pass as usize) << DIGIT | ((h >> (pass * DIGIT)) & ((1 << DIGIT) - 1)) as usize] += 1;
+        }
+    }
+    for pass in 0..passes as usize {
+        let c = &mut counts[pass << DIGIT..(pass + 1) << DIGIT];
+        let mut at = 0;
+        for x in c.iter_mut() {
+            let k = *x;
+            *x = at;
+            at += k;
+        }
+    }
+    let mut tmp = vec![[0u64; R]; n];
+    for pass in 0..passes {
+        let (from, to): (&[[u64; R]], &mut [[u64; R]]) =
+            if pass % 2 == 0 { (&*v, &mut tmp[..]) } else { (&tmp[..], &mut *v) };
+        let c = &mut counts[(pass as usize) << DIGIT..(pass as usize + 1) << DIGIT];
+        for r in from {
+            let d = digit(r, pass);
+            to[c[d]] = *r;
+            c[d] += 1;
+        }
+    }
+    if passes % 2 == 1 {
+        v.copy_from_slice(&tmp);
+    }
+    drop(tmp);
+    let mut i = 0;
+    while i < n {
+        let h = key_hash(&v[i]) >> (64 - HASH_BITS);
+        let mut j = i + 1;
+        while j < n && key_hash(&v[j]) >> (64 - HASH_BITS) == h {
+            j += 1;
+        }
+        if j - i > 1 {
+            v[i..j].sort_unstable();
+        }
+        i = j;
+    }
 }
 
 fn to_bytes<const R: usize>(v: &[[u64; R]]) -> Vec<u8> {
@@ -367,7 +471,7 @@ impl<const R: usize> Ranked<R> {
         };
         let meta_path = dir.join("ranked.txt");
         let identity = format!(
-            "ranked 1 rules {} positions {} words {} symmetry {}",
+            "ranked 2 rules {} positions {} words {} symmetry {}",
             rules.format(),
             opts.positions,
             R - 1,
@@ -381,7 +485,8 @@ impl<const R: usize> Ranked<R> {
         }
         fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         // Memory: a part's raw records take a quarter of the limit, the buffered successors an
-        // eighth (each record is R words; sorting is in place).
+        // eighth, and as much again for the flush being written meanwhile (each record is R
+        // words; sorting is in place).
         let limit = opts.max_memory.unwrap_or(4 << 30);
         let rec = (R * 8) as u64;
         let mut me = Ranked::<R> {
@@ -390,8 +495,9 @@ impl<const R: usize> Ranked<R> {
             dir: dir.clone(),
             part_records: (limit / 4 / rec).max(1 << 12),
             flush_records: ((limit / 8 / (rec + 8)) as usize).max(1 << 12),
-            buffers: HashMap::new(),
+            buffers: HashMap::default(),
             buffered: 0,
+            writing: None,
             peak_disk: 0,
         };
         let mut totals = if opts.resume {
@@ -402,7 +508,8 @@ impl<const R: usize> Ranked<R> {
             t
         } else {
             let mut words = [0u64; R];
-            me.engine.pack_stored(&me.engine.root, &mut words[..R - 1]);
+            let mut root = me.engine.root;
+            me.pack(&mut root, &mut words[..R - 1]);
             words[R - 1] = 0; // depths 0, 0
             append(&bucket_path(&dir, rank(&me.engine.root)), &to_bytes(&[words]))?;
             let t = Totals::default();
@@ -575,13 +682,13 @@ impl<const R: usize> Ranked<R> {
                     self.buffered += 1;
                 }
                 if self.buffered > self.flush_records {
-                    self.flush()?;
+                    self.flush(false)?;
                 }
             }
         }
         totals.orbits += states.len() as u64;
         drop(states);
-        self.flush()?;
+        self.flush(true)?;
         if self.engine.positions {
             let due = totals.orbits / SOUNDNESS_EVERY;
             if due > totals.counts.soundness {
@@ -598,17 +705,49 @@ impl<const R: usize> Ranked<R> {
     }
 
     /// Write the buffered successors, each bucket's sorted and deduplicated, to its raw file.
-    fn flush(&mut self) -> Result<(), String> {
+    /// The buckets are sorted on every worker (they are independent); the writing goes to a
+    /// thread of its own, so that the expansion goes on meanwhile (`wait`: finish it before
+    /// returning, as the end of a part must for its checkpoint). One write at a time, so a
+    /// bucket's file receives its flushes in order.
+    fn flush(&mut self, wait: bool) -> Result<(), String> {
         let mut buckets: Vec<(u64, Vec<[u64; R]>)> = self.buffers.drain().collect();
-        buckets.sort_unstable_by_key(|b| b.0);
-        for (bucket, mut v) in buckets {
-            dedup(&mut v);
-            append(&bucket_path(&self.dir, bucket), &to_bytes(&v))?;
-        }
         self.buffered = 0;
-        let (_, disk) = pending(&self.dir)?;
-        self.peak_disk = self.peak_disk.max(disk);
+        buckets.sort_unstable_by_key(|b| b.0);
+        buckets.par_iter_mut().for_each(|(_, v)| dedup(v));
+        self.wait_writes()?;
+        let dir = self.dir.clone();
+        self.writing = Some(std::thread::spawn(move || {
+            for (bucket, v) in buckets {
+                append(&bucket_path(&dir, bucket), &to_bytes(&v))?;
+            }
+            Ok(())
+        }));
+        if wait {
+            self.wait_writes()?;
+        }
         Ok(())
+    }
+
+    /// Wait for the write of the last flush, if any; then measure the pending files.
+    fn wait_writes(&mut self) -> Result<(), String> {
+        if let Some(h) = self.writing.take() {
+            h.join().map_err(|_| "the thread writing the successors stopped".to_string())??;
+            let (_, disk) = pending(&self.dir)?;
+            self.peak_disk = self.peak_disk.max(disk);
+        }
+        Ok(())
+    }
+
+    /// Pack `s` as this engine stores it into `out`: with symmetry its oriented image
+    /// ([`crate::symmetry::oriented_mask`]: one pack, where the breadth-first engine's smallest packed image
+    /// packs every member of the orbit), `s` turned into it in place.
+    #[inline]
+    fn pack(&self, s: &mut State, out: &mut [u64]) {
+        if self.engine.symmetry {
+            pack_oriented(&self.engine.packer, s, out);
+        } else {
+            self.engine.packer.pack(s, out);
+        }
     }
 
     /// Check and expand the states of a chunk (numbered from `first`, for the sampling of R35).
@@ -691,12 +830,12 @@ impl<const R: usize> Ranked<R> {
                 for (rule, msg) in problems.drain(..) {
                     o.found.push((rule.to_string(), msg, dmin));
                 }
-                // The stored successor: `e.stored(after)`, in place.
+                // The stored successor: `e.stored(after)`, in place (`after` is overwritten by
+                // the next move).
                 if e.positions {
                     after.forget_history();
                 }
-                let stored = &after;
-                let ra = (self.rank)(stored);
+                let ra = (self.rank)(&after);
                 if ra <= r {
                     o.broken = Some(format!(
                         "the ranking function does not increase on {} (rank {} to {}) from a state at depth {dmin}: the ranked engine cannot be used for these rules",
@@ -707,7 +846,7 @@ impl<const R: usize> Ranked<R> {
                     return o;
                 }
                 let mut words = [0u64; R];
-                e.pack_stored(stored, &mut words[..R - 1]);
+                self.pack(&mut after, &mut words[..R - 1]);
                 words[R - 1] = (dmin + 1) << 32 | (dmax + 1);
                 o.succ.push((ra, words));
             }

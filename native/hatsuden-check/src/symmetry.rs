@@ -117,6 +117,102 @@ fn smallest_image(packer: &Packer, state: &State, movable: u8, out: &mut [u64], 
     (1 << movable.count_ones(), best)
 }
 
+/// How player `p`'s fields compare with their image under `p`'s row swap, read from the
+/// state itself (no packing): `Less` (or equal and fixed) keeps them, `Greater` swaps them,
+/// `None` when only the turn logs differ (full states), for the packed form to decide. The
+/// order: the rows as sequences of stacks (flags, length, cards), then the Accumulator's city
+/// (R18-R19: city 0 first), then the row of the cell played this turn (R21, R23: row 0 first).
+/// Returns (order, whether the swap leaves the state unchanged).
+#[inline]
+fn orientation(state: &State, p: usize, logs: bool) -> (Option<std::cmp::Ordering>, bool) {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let e = state.tables().e;
+    let board = state.board(p);
+    for c in 0..e {
+        let (a, b) = (&board[c], &board[c + e]);
+        let o = (a.flags, a.len).cmp(&(b.flags, b.len)).then_with(|| a.cards().cmp(b.cards()));
+        if o != Equal {
+            return (Some(o), false);
+        }
+    }
+    if let Some((q, row)) = state.accumulator() {
+        if q == p {
+            return (Some(if row == 0 { Less } else { Greater }), false);
+        }
+    }
+    if state.current_player() == p {
+        if let Some(cell) = state.played_cell_index() {
+            return (Some(if cell < e { Less } else { Greater }), false);
+        }
+    }
+    if !logs || state.swap_rows_fixed(p, true) {
+        return (Some(Equal), true);
+    }
+    (None, false)
+}
+
+/// The row swaps that bring `state` to its **oriented image**, the stored representative of its
+/// orbit in the ranked engine: each player's swap chosen on its own (the two act on disjoint
+/// fields) by [`orientation`], read from the state without packing it; only when a player's
+/// fields differ from their image in the turn logs alone (full states) is the smaller packed
+/// image taken, the other player's choice made first. Every member of an orbit gets the same
+/// image, with one pack instead of one per member ([`canonical_mask`]'s smallest packed image is
+/// another representative: the two engines' stored states differ, their figures do not).
+/// Returns `(orbit size, mask)`: the image is `apply_mask(state, mask)`.
+pub fn oriented_mask(packer: &Packer, state: &State) -> (u8, u8) {
+    let logs = packer.full();
+    let mut mask = 0u8;
+    let mut size = 1u8;
+    let mut tied = 0u8;
+    for p in 0..2 {
+        let (o, fixed) = orientation(state, p, logs);
+        if !fixed {
+            size *= 2;
+        }
+        match o {
+            Some(std::cmp::Ordering::Greater) => mask |= 1 << p,
+            Some(_) => {}
+            None => tied |= 1 << p,
+        }
+    }
+    if tied != 0 {
+        // Rare: the logs alone differ. The smaller packed image among the tied players' swaps,
+        // the others' applied (their bits of the packed form are equal in every candidate).
+        let w = packer.words();
+        assert!(w <= MAX_WORDS, "a packed state of {w} words (at most {MAX_WORDS})");
+        let (mut best, mut buf) = ([0u64; MAX_WORDS], [0u64; MAX_WORDS]);
+        let base = apply_mask(state, mask);
+        packer.pack(&base, &mut best[..w]);
+        let mut best_bits = 0u8;
+        for bits in 1..4u8 {
+            if bits & !tied != 0 {
+                continue;
+            }
+            packer.pack(&apply_mask(&base, bits), &mut buf[..w]);
+            if buf[..w] < best[..w] {
+                best[..w].copy_from_slice(&buf[..w]);
+                best_bits = bits;
+            }
+        }
+        mask ^= best_bits;
+    }
+    (size, mask)
+}
+
+/// Packs into `out` the oriented image of `state` ([`oriented_mask`]), turning `state` into it
+/// in place (no copy of the state). Returns the orbit's size.
+#[inline]
+pub fn pack_oriented(packer: &Packer, state: &mut State, out: &mut [u64]) -> u8 {
+    let (size, mask) = oriented_mask(packer, state);
+    for p in 0..2 {
+        if mask >> p & 1 == 1 {
+            state.swap_rows_in(p, packer.full());
+        }
+    }
+    packer.pack(state, out);
+    size
+}
+
 #[cfg(test)]
 #[path = "symmetry_tests.rs"]
 mod tests;

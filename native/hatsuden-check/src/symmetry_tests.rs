@@ -135,6 +135,58 @@ fn canonical_is_the_same_for_every_member_of_an_orbit_and_counts_it() {
 }
 
 #[test]
+fn the_oriented_image_is_the_same_for_every_member_of_an_orbit_and_counts_it() {
+    // The ranked engine's representative (R4, R19, R21; R36 by position): one image per orbit,
+    // a member of it, whatever member it starts from, with the orbit's size. Full states also
+    // meet the rare case where only the turn logs tell a player's rows apart.
+    for rules in rule_sets() {
+        for full in [true, false] {
+            let packer = Packer::new(&rules, full).unwrap();
+            let w = packer.words();
+            let (mut a, mut b, mut packed) = (vec![0u64; w], vec![0u64; w], vec![0u64; w]);
+            let (mut tied, mut swapped) = (0usize, 0usize);
+            for s in playouts(&rules, 20, 5) {
+                let s = if full { s } else { s.position() };
+                let (size, mask) = oriented_mask(&packer, &s);
+                assert_eq!(size, orbit_size(&packer, &s));
+                swapped += (mask != 0) as usize;
+                let mut t = s;
+                assert_eq!(pack_oriented(&packer, &mut t, &mut a), size);
+                packer.pack(&apply_mask(&s, mask), &mut packed);
+                assert_eq!(packed, a, "the image is the member apply_mask(s, mask)");
+                packer.pack(&t, &mut packed);
+                assert_eq!(packed, a, "pack_oriented turns the state into its image");
+                // The images of the orbit: `size` distinct packed forms, all oriented alike.
+                let mut images: Vec<Vec<u64>> = (0..4)
+                    .map(|m| {
+                        packer.pack(&apply_mask(&s, m), &mut packed);
+                        packed.clone()
+                    })
+                    .collect();
+                images.sort();
+                images.dedup();
+                assert_eq!(images.len(), size as usize);
+                assert!(images.contains(&a));
+                for m in 0..4 {
+                    let mut u = apply_mask(&s, m);
+                    assert_eq!(pack_oriented(&packer, &mut u, &mut b), size);
+                    assert_eq!(a, b, "{}: member {m} oriented differently", rules.format());
+                }
+                let logs_only = (0..2).any(|p| {
+                    let (o, fixed) = orientation(&s, p, full);
+                    o.is_none() && !fixed
+                });
+                tied += logs_only as usize;
+            }
+            assert!(swapped > 0, "{}: no state was swapped to its image", rules.format());
+            if !full {
+                assert_eq!(tied, 0, "positions have no turn logs (R36)");
+            }
+        }
+    }
+}
+
+#[test]
 fn position_then_swap_is_swap_then_position() {
     // R36: the position forgets the logs and known cards; the swap does not touch known cards.
     for rules in rule_sets() {
