@@ -93,8 +93,8 @@ def test_mypy_names_the_core_types_by_a_public_path(tmp_path: Path) -> None:
     assert core_private == {}
     assert revealed["GameState"].endswith("-> hatsuden_rules.core.state.GameState")
     assert revealed["PlayerScore"].endswith("-> hatsuden_rules.core.scoring.PlayerScore")
-    # The other subpackages define their types in private modules (docs/api/index.md says so):
-    # each such type is re-exported under its name by a published module.
+    # The other subpackages define their types in private modules (docs/architecture.md, "Type
+    # names"): each such type is re-exported under its name by a published module.
     exported = {item for module in PUBLISHED for item in importlib.import_module(module).__all__}
     hidden = {path for found in paths.values() for path in found if _private(path)}
     assert {path for path in hidden if path.rsplit(".", 1)[1] not in exported} == set()

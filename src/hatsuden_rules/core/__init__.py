@@ -15,13 +15,13 @@ __all__ = ["publish"]
 
 
 def publish(module: str, names: Iterable[str], namespace: Mapping[str, object]) -> None:
-    """Give each class `module` re-exports from a private module its public home.
+    """Give each class `module` re-exports from the core or a private module its public home.
 
-    Their ``__module__`` becomes `module`, so ``repr``, tracebacks, pickles and the API pages
-    name ``hatsuden_rules.PlayerScore``, not ``hatsuden_rules.core.scoring.PlayerScore`` (the
-    defining module of this package or a private one). A
-    class already published by a more specific public module (``hatsuden_rules.notation``)
-    keeps that home. Names `namespace` does not hold yet (loaded lazily) are left alone.
+    Classes defined in this package or in a private module get `module` as their
+    ``__module__``, so ``repr``, tracebacks, pickles and the API pages name
+    ``hatsuden_rules.PlayerScore``, not ``hatsuden_rules.core.scoring.PlayerScore``. A class
+    already published by a more specific public module (``hatsuden_rules.notation``) keeps
+    that home. Names `namespace` does not hold yet (loaded lazily) are left alone.
     Functions keep their defining module: doctest runs their examples in its namespace.
     """
     for name in names:
