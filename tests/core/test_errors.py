@@ -60,6 +60,7 @@ from hatsuden_rules import (
     score,
 )
 from hatsuden_rules.observation import SeenStack
+from tests.support.contract import refused as illegal
 from tests.support.paths import ROOT_DIR
 from tests.support.scripting import (
     SMALL,
@@ -620,17 +621,6 @@ def test_tensor_value_of_a_hidden_pylon_is_zero_of_a_hidden_secret_plant_minus_o
 
 W = Energy.WIND
 TWO = Rules(energies=2, max_value=4, copies=2, hand_size=2, city_demand=10)
-
-
-def illegal(state: GameState, move: Move, rule: str, reason: str) -> None:
-    """`move` is refused with exactly this rule and reason, naming the state and the move."""
-    with pytest.raises(IllegalMoveError) as caught:
-        apply(state, move)
-    error = caught.value
-    assert (error.rule, error.reason) == (rule, reason)
-    assert str(error) == f"{rule}: {reason}"
-    assert error.state is state
-    assert error.move is move
 
 
 def start(*hand0: str, rules: Rules = TWO) -> GameState:

@@ -37,6 +37,7 @@ from hatsuden_rules import (
     parse_move,
     to_json,
 )
+from tests.support.contract import refused
 from tests.support.scripting import S, assert_conserved, card, cards, cell, play, script
 
 
@@ -343,6 +344,79 @@ def test_r41_r19_a_flip_set_is_judged_against_the_tolerance_of_the_moment() -> N
     other = apply(state, PlaceAccumulator(1))
     assert other.phase is Phase.OVERFLOW
     assert FlipSet((cell(0, "W"),)) in legal_moves(other)
+
+
+def test_r41_r19_an_accumulator_placed_earlier_sets_the_tolerance_sets_are_offered_for() -> None:
+    # The Accumulator lies on city 0 (tolerance 12); row 0: S4 G4 W2 H1 (11), B3 makes 14.
+    # Flipping W2 leaves 12: enough here, where the tolerance 11 of the other city would need 3.
+    turns: list[list[Move]] = [
+        [Construct(card("S4"), cell(0, "S")), DrawTech(), DealTech(Tech.ACCUMULATOR)],
+        [PlaceAccumulator(0), Construct(card("G4"), cell(0, "G"))],
+        [Construct(card("W2"), cell(0, "W"))],
+        [Construct(card("H1"), cell(0, "H"))],
+    ]
+    state = script(turns, [[] for _ in turns], ANY_SET, hold0=cards("B3"))
+    state = apply(state, Construct(card("B3"), cell(0, "B")))
+    assert state.phase is Phase.OVERFLOW
+    assert state.accumulator == (0, 0)
+    assert state.tolerance(0, 0) == 12
+    moves = legal_moves(state)
+    assert FlipSet((cell(0, "W"),)) in moves  # 14 - 2 = 12
+    assert FlipSet((cell(0, "H"),)) not in moves  # 14 - 1 = 13
+    assert apply(state, FlipSet((cell(0, "W"),))).phase is Phase.DRAW
+
+
+def test_r35_r41_every_refusal_of_a_flip_set_names_its_rule_state_and_move() -> None:
+    state = _issue_row(ANY_SET)  # row 0: S4 G4 W1 H1, then B2 played at B
+    refused(
+        state,
+        FlipSet((cell(0, "B"),)),
+        "R41",
+        "the plant just played can never be one of those flipped",
+    )
+    refused(state, FlipSet((cell(1, "S"),)), "R41", "only plants of the overflowing row 0 flip")
+    refused(
+        _issue_row(STANDARD),
+        FlipSet((cell(0, "W"),)),
+        "R41",
+        "a FlipSet is the overflow move of overflow=ANY_SET; flip one plant at a time (Flip)",
+    )
+    after = apply(state, FlipSet((cell(0, "W"),)))
+    refused(
+        after, FlipSet((cell(0, "H"),)), "R9", "FlipSet is a OVERFLOW move, but the phase is DRAW"
+    )
+    # Row 1: S3 G3 W3 H2 (11); B4 makes 15: a single plant is not enough.
+    turns = [[Construct(card(c), cell(1, c[0]))] for c in ("S3", "G3", "W3", "H2")]
+    row1 = script(turns, [[] for _ in turns], ANY_SET, hold0=cards("B4"))
+    row1 = play(row1, Construct(card("B4"), cell(1, "B")), DeclineTech())
+    refused(
+        row1,
+        FlipSet((cell(1, "S"),)),
+        "R41",
+        "flipping these plants leaves row 1 at 12, over its tolerance 11",
+    )
+    refused(row1, FlipSet((cell(0, "S"),)), "R41", "only plants of the overflowing row 1 flip")
+
+
+def test_r35_r41_r1_a_flip_set_names_cells_in_play_that_hold_plants() -> None:
+    # Three energies, demand 3: S4 (tolerance 4), then G1 makes 5 and overflows.
+    rules = Rules(energies=3, max_value=4, city_demand=3, overflow=Overflow.ANY_SET)
+    turns: list[list[Move]] = [[Construct(card("S4"), cell(0, "S"))]]
+    state = script(turns, [[]], rules, hold0=cards("G1"))
+    state = apply(state, Construct(card("G1"), cell(0, "G")))
+    assert state.phase is Phase.OVERFLOW
+    refused(
+        state,
+        FlipSet((Cell(0, Energy.HYDRO),)),
+        "R1",
+        "Cell(row=0, energy=Energy.HYDRO) is in a column of an energy not in play",
+    )
+    refused(
+        state,
+        FlipSet((cell(0, "W"),)),
+        "R41",
+        "FlipSet needs a plant, and Cell(row=0, energy=Energy.WIND) is empty",
+    )
 
 
 def _accumulator_overflow(rules: Rules) -> GameState:

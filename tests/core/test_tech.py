@@ -36,6 +36,7 @@ from hatsuden_rules import (
     parse_state,
     sample_state,
 )
+from tests.support.contract import refused
 from tests.support.scripting import (
     TECH_ORDER,
     B,
@@ -486,6 +487,17 @@ def test_r40_a_drawn_smart_card_is_placed_before_anything_else() -> None:
     assert legal_moves(state) == tuple(PlaceSmart(e) for e in Energy)
     assert _rule_of(state, DrawFromDeck()) == "R40"
     assert apply(state, PlaceSmart(Energy.HYDRO)).smart is Energy.HYDRO
+
+
+def test_r35_r40_the_refusal_names_every_card_that_is_due() -> None:
+    state = _drew(Tech.ACCUMULATOR, AT_ONCE)
+    due = "must be placed before any other move (tech_timing=PLACE_AT_ONCE)"
+    refused(state, DrawFromDeck(), "R40", f"ACCUMULATOR {due}")
+    # Play never holds both at once, but a position given as text (NOTATION.md) may: both are named.
+    text = format_state(state)
+    assert "tech_deck=SEC,SMT,DWN tech_hands=ACC/-" in text
+    both = parse_state(text.replace("SEC,SMT,DWN tech_hands=ACC/-", "SEC,DWN tech_hands=ACC,SMT/-"))
+    refused(both, DrawFromDeck(), "R40", f"ACCUMULATOR and SMART {due}")
 
 
 @pytest.mark.parametrize("tech", [Tech.SECRET_BUILD, Tech.DOWN])

@@ -48,7 +48,6 @@ __all__ = [
     "row_supply",
     "tables",
     "tech_hands",
-    "top_value",
     "turn_logs",
     "zone_keys",
 ]
@@ -125,13 +124,6 @@ Fields = tuple[
 def tables(rules: Rules) -> _Tables:
     """The tables of `rules`: cards, cells and prebuilt moves by index (see `tables`)."""
     return rules._tables
-
-
-def top_value(raw: tuple[int, ...], card_value: tuple[int, ...]) -> int:
-    """The value a raw stack generates: 0 for an empty cell or a pylon (R27)."""
-    if not raw or raw[0] & FACE_DOWN:
-        return 0
-    return card_value[raw[-1]]
 
 
 def row_supply(board: Board, row: int, t: _Tables) -> int:
