@@ -5,13 +5,15 @@
 rules crate"). cargo-mutants (https://mutants.rs, configured by ``native/.cargo/mutants.toml``)
 does the mutating and testing; this script decides what each stage tests and keeps the outcomes.
 
-- **Stage 1, the rules crate's tests** (every mutant of the shard): ``cargo test -p hatsuden
-  --lib --test rules``, the unit tests and the one integration-test binary (every conformance
-  vector, the golden perft and state counts of ``small``, the robustness and API tests). Only
-  the rules crate is rebuilt per mutant.
-- **Stage 2, the native model checker** (only the mutants stage 1 missed): ``cargo test -p
-  hatsuden-check --test golden``, every invariant of the checker on ``small`` against its golden
-  counts (one thread and two, a checkpointed run, the exact value of ``small``).
+- **Stage 1, the rules crate's integration tests** (every mutant of the shard): ``cargo test -p
+  hatsuden --test rules``, the one integration-test binary (every conformance vector, the golden
+  perft and state counts of ``small``, the robustness and API tests). Only the rules crate is
+  rebuilt per mutant, once (its unit tests would compile it a second time, with ``cfg(test)``).
+- **Stage 2, the rules crate's unit tests** (only the mutants stage 1 missed): ``cargo test -p
+  hatsuden --lib``.
+- **Stage 3, the native model checker** (only the mutants stages 1 and 2 missed): ``cargo test
+  -p hatsuden-check --test golden``, every invariant of the checker on ``small`` against its
+  golden counts (one thread and two, a checkpointed run, the exact value of ``small``).
 
 A shard works in a disposable copy of the committed sources (``git archive HEAD``: commit
 first), ``build/mutation-native/work-I/src`` (the
@@ -22,7 +24,9 @@ side and the next shard in the same folder rebuilds only what changed. A shard's
 accumulate in ``build/mutation-native/shard-K-of-N/results.tsv``, one ``outcome<TAB>mutant``
 line per mutant tested, the outcome one of ``caught`` (by the rules
 crate's tests), ``checker`` (caught by the checker), ``missed``, ``timeout``, ``unviable`` or
-``pending`` (missed by stage 1, not yet through stage 2). Running a shard again continues it:
+``pending`` (missed by the crate's tests so far, not yet through stage 3). The unmutated tree is
+built and tested once per work folder and commit (``work-I/baseline.txt`` names the commit),
+not once per shard. Running a shard again continues it:
 only its mutants without an outcome (and those pending) are tested; ``--retest-missed`` tests
 the missed and pending ones again from stage 1 (after a new test). A mutant is known by its
 name (file, line, column and mutation): outcomes of mutants whose name no longer exists are
@@ -51,19 +55,30 @@ BUILD = ROOT / "build" / "mutation-native"
 # What the crates' tests read, copied beside the mutated copy of native/.
 COPIED = ("native", "conformance", "tests/golden", "src/hatsuden_rules/modelcheck")
 OUTCOMES = ("caught", "checker", "missed", "timeout", "unviable", "pending")
-STAGE_1 = ("--test-package=hatsuden", "--cargo-arg=--lib", "--cargo-arg=--test=rules")
+STAGE_1 = ("--test-package=hatsuden", "--cargo-arg=--test=rules")
 # cargo-mutants' exit code when the unmutated tree fails to build or to pass its tests.
 BASELINE_FAILED = 4
-# cargo-mutants' unmutated run ("baseline") tests the mutated package (hatsuden), whatever
-# --test-package says, so it cannot run the checker's `--test golden`: stage 2 skips it (stage 1
-# has just built and tested the unmutated tree) and sets the test timeout itself (the checker's
+# Stage 1's test timeout when its baseline is skipped (the work folder already passed it for this
+# commit): the integration tests take about a second; mutants.toml's minimum is a minute.
+STAGE_1_TIMEOUT = "--timeout=60"
+# Stages 2 and 3 skip cargo-mutants' unmutated run ("baseline"): it tests the mutated package
+# (hatsuden) whatever --test-package says, so it could not run the checker's `--test golden`, and
+# stage 1 has built and tested the unmutated tree. They set the test timeout themselves (their
 # tests take a few seconds).
 STAGE_2 = (
+    "--test-package=hatsuden",
+    "--cargo-arg=--lib",
+    "--baseline=skip",
+    "--timeout=120",
+)
+STAGE_3 = (
     "--test-package=hatsuden-check",
     "--cargo-arg=--test=golden",
     "--baseline=skip",
     "--timeout=120",
 )
+# The stages' output folders in a shard's folder, by stage number.
+STAGE_DIRS = {1: "rules", 2: "unit", 3: "checker"}
 
 
 def shard_dir(shard: str) -> Path:
@@ -93,8 +108,8 @@ def save(path: Path, results: dict[str, str]) -> None:
 def read_output(out: Path, stage: int) -> dict[str, str]:
     """The outcomes in one cargo-mutants output folder (``out/mutants.out``), if any."""
     done = out / "mutants.out"
-    missed = "pending" if stage == 1 else "missed"
-    caught = "caught" if stage == 1 else "checker"
+    missed = "pending" if stage < 3 else "missed"
+    caught = "caught" if stage < 3 else "checker"
     outcomes: dict[str, str] = {}
     for name, outcome in (
         ("caught.txt", caught),
@@ -214,8 +229,8 @@ def stage(
     everything: list[str],
     todo: list[str],
     args: Sequence[str],
-) -> float:
-    """Test exactly `todo` (everything else is marked previously caught); seconds taken."""
+) -> tuple[float, int]:
+    """Test exactly `todo` (everything else is marked previously caught); seconds, exit code."""
     wanted = set(todo)
     skipped = "".join(f"{m}\n" for m in everything if m not in wanted)
 
@@ -227,32 +242,41 @@ def stage(
         return cargo_mutants(native, target, *argv).returncode
 
     start = time.monotonic()
-    if attempt() == BASELINE_FAILED and "--baseline=skip" not in args:
+    code = attempt()
+    if code == BASELINE_FAILED and "--baseline=skip" not in args:
         # The unmutated tree did not build or pass: most often a build folder left damaged by a
         # run that was killed mid-build (an incremental cache with missing symbols). Once more
         # from a clean build folder; a real failure fails again and is shown.
         print(f"the unmutated tree failed: once more after removing {target / 'mutants'}")
         shutil.rmtree(target / "mutants", ignore_errors=True)
-        attempt()
-    return time.monotonic() - start
+        code = attempt()
+    return time.monotonic() - start, code
 
 
 def run(shard: str, retest_missed: bool) -> int:
-    """Both stages of shard ``k/n``, in a free work folder; its summary."""
+    """Every stage of shard ``k/n``, in a free work folder; its summary."""
     with work_folder() as work:
         copy_sources(work / "src")
         return run_in(shard, retest_missed, work / "src" / "native", work / "target")
 
 
+def commit() -> str:
+    """The commit the copied sources belong to ("" outside a git checkout: never trusted)."""
+    done = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
 def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
-    """Both stages of shard ``k/n`` in the copy `native`, building into `target`."""
+    """Every stage of shard ``k/n`` in the copy `native`, building into `target`."""
     directory = shard_dir(shard)
     directory.mkdir(parents=True, exist_ok=True)
     results_path = directory / "results.tsv"
     results = load(results_path)
     # Outputs of a run that was stopped before merging them.
-    merge(directory / "rules", 1, results)
-    merge(directory / "checker", 2, results)
+    for number, name in STAGE_DIRS.items():
+        merge(directory / name, number, results)
     everything = listed(native)
     mine = listed(native, f"--shard={shard}")
     known = set(everything)
@@ -262,28 +286,36 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
         for m in mine:
             if results.get(m) in ("missed", "pending"):
                 del results[m]  # tested again from stage 1 (a new test may catch it)
-    rules_todo = [m for m in mine if m not in results]
     log = directory / "runs.tsv"
-    print(f"shard {shard}: {len(mine)} mutants, {len(rules_todo)} for the rules crate's tests")
+    # The unmutated tree passed stage 1 in this work folder at this commit: no second baseline.
+    baseline = target.parent / "baseline.txt"
+    head = commit()
+    trusted = bool(head) and baseline.is_file() and baseline.read_text().strip() == head
+    stage_args = {
+        1: (*STAGE_1, "--baseline=skip", STAGE_1_TIMEOUT) if trusted else STAGE_1,
+        2: STAGE_2,
+        3: STAGE_3,
+    }
     try:
-        if rules_todo:
-            seconds = stage(native, target, directory / "rules", everything, rules_todo, STAGE_1)
-            n = merge(directory / "rules", 1, results)
+        for number, name in STAGE_DIRS.items():
+            todo = [
+                m for m in mine if (m not in results if number == 1 else results[m] == "pending")
+            ]
+            what = "for the rules crate's tests" if number == 1 else "still missed"
+            print(f"shard {shard}, stage {number} ({name}): {len(todo)} mutants {what}")
+            if not todo:
+                continue
+            out = directory / name
+            seconds, code = stage(native, target, out, everything, todo, stage_args[number])
+            if number == 1 and code != BASELINE_FAILED and head:
+                baseline.write_text(head + "\n", encoding="utf-8")
+            n = merge(out, number, results)
+            save(results_path, results)
             with log.open("a", encoding="utf-8") as f:
-                f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')}\trules\t{n}\t{seconds:.0f}\n")
-        save(results_path, results)
-        checker_todo = [m for m in mine if results.get(m) == "pending"]
-        print(f"shard {shard}: {len(checker_todo)} missed by the crate's tests, for the checker")
-        if checker_todo:
-            seconds = stage(
-                native, target, directory / "checker", everything, checker_todo, STAGE_2
-            )
-            n = merge(directory / "checker", 2, results)
-            with log.open("a", encoding="utf-8") as f:
-                f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')}\tchecker\t{n}\t{seconds:.0f}\n")
+                f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')}\t{name}\t{n}\t{seconds:.0f}\n")
     finally:
-        merge(directory / "rules", 1, results)
-        merge(directory / "checker", 2, results)
+        for number, name in STAGE_DIRS.items():
+            merge(directory / name, number, results)
         save(results_path, results)
         (directory / "mutants.txt").write_text(
             "".join(f"{m}\n" for m in everything), encoding="utf-8"
@@ -306,14 +338,14 @@ def score(show_missed: bool) -> int:
     """Every shard's outcomes, summed."""
     outcomes: dict[str, str] = {}  # by name: a mutant tested in two shards counts once
     total = 0
-    seconds = {"rules": 0.0, "checker": 0.0}
-    tested = {"rules": 0, "checker": 0}
+    seconds = dict.fromkeys(STAGE_DIRS.values(), 0.0)
+    tested = dict.fromkeys(STAGE_DIRS.values(), 0)
     shards = sorted(BUILD.glob("shard-*-of-*"))
     for directory in shards:
         results = load(directory / "results.tsv")
         # A run still going (or stopped) has outcomes not yet merged: count them too.
-        results.update(read_output(directory / "rules", 1))
-        results.update(read_output(directory / "checker", 2))
+        for number, name in STAGE_DIRS.items():
+            results.update(read_output(directory / name, number))
         for m, o in results.items():
             if outcomes.get(m) in (None, "pending"):
                 outcomes[m] = o
@@ -335,7 +367,7 @@ def score(show_missed: bool) -> int:
     print(f"{len(shards)} shards: {summary(counts)}")
     if total:
         print(f"{sum(counts.values())} of the crate's {total} mutants tested")
-    for what in ("rules", "checker"):
+    for what in STAGE_DIRS.values():
         if tested[what]:
             each = seconds[what] / tested[what]
             print(

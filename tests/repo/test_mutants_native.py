@@ -1,4 +1,4 @@
-"""tools/mutants_native.py (``make mutation-native``): the outcomes of the two stages are kept.
+"""tools/mutants_native.py (``make mutation-native``): the outcomes of the three stages are kept.
 
 cargo-mutants itself is not run here (a shard takes hours); these tests feed the script the
 output folders cargo-mutants writes (``mutants.out/caught.txt`` and the like) and check what it
@@ -21,7 +21,7 @@ def _output(folder: Path, **outcomes: list[str]) -> None:
         (done / f"{name}.txt").write_text("".join(f"{m}\n" for m in mutants), encoding="utf-8")
 
 
-def test_stage_1_misses_are_pending_until_the_checker_has_seen_them(tmp_path: Path) -> None:
+def test_misses_are_pending_until_the_checker_has_seen_them(tmp_path: Path) -> None:
     results: dict[str, str] = {}
     _output(tmp_path / "rules", caught=["a", "b"], missed=["c", "d"], timeout=["e"], unviable=["f"])
     assert mn.merge(tmp_path / "rules", 1, results) == 6
@@ -33,9 +33,16 @@ def test_stage_1_misses_are_pending_until_the_checker_has_seen_them(tmp_path: Pa
         "e": "timeout",
         "f": "unviable",
     }
-    _output(tmp_path / "checker", caught=["c"], missed=["d"])
-    assert mn.merge(tmp_path / "checker", 2, results) == 2
-    assert (results["c"], results["d"]) == ("checker", "missed")
+    # Stage 2, the crate's unit tests: what they catch is caught by the crate's tests.
+    _output(tmp_path / "unit", caught=["c"], missed=["d"])
+    assert mn.merge(tmp_path / "unit", 2, results) == 2
+    assert (results["c"], results["d"]) == ("caught", "pending")
+    _output(tmp_path / "checker", caught=["d"])
+    assert mn.merge(tmp_path / "checker", 3, results) == 1
+    assert results["d"] == "checker"
+    _output(tmp_path / "checker", missed=["d"])
+    assert mn.merge(tmp_path / "checker", 3, results) == 1
+    assert results["d"] == "missed"
 
 
 def test_an_output_is_merged_once(tmp_path: Path) -> None:
