@@ -10,8 +10,12 @@ use hatsuden::{
 };
 
 fn every_position_samples(rules: Rules, games: u64) {
+    positions_of_seeds_sample(rules, 0..games);
+}
+
+fn positions_of_seeds_sample(rules: Rules, seeds: std::ops::Range<u64>) {
     let mut moves = Vec::new();
-    for seed in 0..games {
+    for seed in seeds {
         let mut s = new_game(&rules, Some(seed)).unwrap();
         let mut g = SplitMix64::new(seed ^ 0x5EED);
         for ply in 0..400 {
@@ -20,6 +24,15 @@ fn every_position_samples(rules: Rules, games: u64) {
                 let sampled = sample_state(&o, &mut SplitMix64::new(seed * 1000 + ply))
                     .unwrap_or_else(|e| panic!("seed {seed} ply {ply} player {p}: {e}"));
                 assert_eq!(observe(&sampled, p), o, "seed {seed} ply {ply} player {p}");
+                // R21: a sampled state in OVERFLOW has its played row over its tolerance, as the
+                // real one has (a concealed Secret Build stack there is at least what it takes).
+                if sampled.phase() == Phase::Overflow {
+                    let (mover, row) = (sampled.current_player(), sampled.played_cell().unwrap().row as usize);
+                    assert!(
+                        sampled.row_supply(mover, row) > sampled.tolerance(mover, row),
+                        "seed {seed} ply {ply} player {p}: the sampled row {row} does not overflow"
+                    );
+                }
                 // R37: the observer's legal moves from the observation alone: the state's own
                 // when it is to move in ACTION, TECH, OVERFLOW or DRAW, none otherwise.
                 let to_move = p == s.current_player()
@@ -65,4 +78,14 @@ fn r38_r21_every_position_samples_where_rows_overflow_often() {
     let rules = hatsuden::parse_rules("3/3/2/3/6/SEC/city_points/retake/6").unwrap();
     every_position_samples(rules, 200);
     every_position_samples(Rules { overflow: Overflow::AnySet, ..rules }, 200);
+}
+
+/// The game of the small grid where the opponent's sample of an overflowing row needs the least
+/// value of the mover's concealed Secret Build stack exactly (seed 597, ply 22): one less and
+/// the sampled row would sit at its tolerance, not over it (R21, R38). The 200 games above do
+/// not meet that bound; this one does.
+#[test]
+fn r38_r21_a_concealed_stack_of_an_overflowing_row_takes_at_least_the_excess() {
+    let rules = hatsuden::parse_rules("3/3/2/3/6/SEC/city_points/retake/6").unwrap();
+    positions_of_seeds_sample(rules, 597..598);
 }
