@@ -200,8 +200,9 @@ clean:
 .PHONY: mutation-native mutation-native-score
 
 # cargo-mutants over the native rules crate (issue 21; native/.cargo/mutants.toml, MUTATION.md
-# "Rust rules crate"), in two stages (tools/mutants_native.py): every mutant against the rules
-# crate's own tests, then the ones they miss against the native model checker on small. Each
+# "Rust rules crate"), in three stages (tools/mutants_native.py): every mutant against the rules
+# crate's integration tests, the ones they miss against its unit tests, then the ones both miss
+# against the native model checker on small. Each
 # shard works in its own disposable copy of native/, the vectors and the golden file (the
 # crates' tests read ../../conformance and ../../tests/golden), mutated in place there and never
 # in this tree; its outcomes accumulate in build/mutation-native/shard-K-of-N/results.tsv and a
