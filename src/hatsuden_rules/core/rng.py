@@ -59,13 +59,18 @@ class SplitMix64:
 
 
 def pick(weights: Sequence[int], r: int) -> int:
-    """Index of the first outcome whose cumulative weight exceeds ``r`` (R33)."""
+    """Index of the first outcome whose cumulative weight exceeds ``r`` (R33).
+
+    ``r`` is below the total weight (`sample` draws it so): when no earlier outcome's cumulative
+    weight exceeds it, the last one's does.
+    """
+    last = len(weights) - 1
     total = 0
-    for i, weight in enumerate(weights):
-        total += weight
+    for i in range(last):
+        total += weights[i]
         if total > r:
             return i
-    raise InvalidInputError("weights", f"r={r} is not below the total weight {total}")
+    return last
 
 
 def sample(weights: Sequence[int], rng: SplitMix64) -> tuple[int, SplitMix64]:
