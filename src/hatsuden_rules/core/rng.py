@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Final
 
 import attrs
@@ -61,16 +63,9 @@ class SplitMix64:
 def pick(weights: Sequence[int], r: int) -> int:
     """Index of the first outcome whose cumulative weight exceeds ``r`` (R33).
 
-    ``r`` is below the total weight (`sample` draws it so): when no earlier outcome's cumulative
-    weight exceeds it, the last one's does.
+    ``r`` is below the total weight (`sample` draws it so), so some outcome's does.
     """
-    last = len(weights) - 1
-    total = 0
-    for i in range(last):
-        total += weights[i]
-        if total > r:
-            return i
-    return last
+    return bisect_right(list(accumulate(weights)), r)
 
 
 def sample(weights: Sequence[int], rng: SplitMix64) -> tuple[int, SplitMix64]:
