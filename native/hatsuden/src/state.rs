@@ -436,3 +436,20 @@ impl State {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log holds at most `LOG_CAP` moves (R36): a push past it is dropped, never written out
+    /// of bounds (a turn has at most 11 moves; a longer log only comes from a parser, which
+    /// refuses it first).
+    #[test]
+    fn r36_a_full_log_drops_a_further_move() {
+        let mut log = Log::EMPTY;
+        for _ in 0..=LOG_CAP {
+            log.push(Move::Pass);
+        }
+        assert_eq!(log.moves().len(), LOG_CAP);
+    }
+}

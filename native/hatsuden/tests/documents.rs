@@ -97,3 +97,21 @@ fn r7_an_accumulator_placed_before_the_deal_is_refused() {
     };
     assert_eq!(refused_at(&text), "$.pending_chance");
 }
+
+/// A rule set may describe at most 4,096 plant cards (R31, NOTATION.md): exactly that many is
+/// read (4 energies, values 1-8, 128 copies), one more copy of each card is refused at `copies`.
+#[test]
+fn r31_a_rules_document_describes_at_most_4096_plant_cards() {
+    let rules = |copies: u32| {
+        let r = Rules { energies: 4, max_value: 8, copies, ..Rules::STANDARD };
+        to_json(&Document::Rules(r))
+    };
+    assert!(matches!(from_json(&rules(128), Some("rules")), Ok(Document::Rules(r)) if r.card_count() == 4096));
+    match from_json(&rules(129), Some("rules")) {
+        Err(Error::Json(e)) => {
+            assert_eq!(e.path, "$.copies", "{e}");
+            assert!(e.message.contains("(4096)"), "{e}");
+        }
+        other => panic!("expected a JSON document error, got {other:?}"),
+    }
+}

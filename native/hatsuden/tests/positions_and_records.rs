@@ -96,3 +96,27 @@ fn a_record_error_gives_its_line_and_column() {
         assert!(e.message.starts_with(place), "{text:?}: {}", e.message);
     }
 }
+
+/// A player's name in a record has 1 to `MAX_NAME` printable characters (NOTATION.md,
+/// "Records"): a name one character too long, or one with a control character, is refused at
+/// its place, whatever else it holds.
+#[test]
+fn a_record_name_is_short_and_printable() {
+    let record = |name: &str| {
+        format!(
+            "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n\
+             [Seed \"5\"]\n[Player0 \"{name}\"]\n[Player1 \"b\"]\n[Result \"*\"]\n"
+        )
+    };
+    let longest = "n".repeat(hatsuden::records::MAX_NAME);
+    let read = parse_record(&record(&longest)).unwrap();
+    assert_eq!(read.players.as_ref().map(|p| p[0].clone()), Some(longest.clone()));
+    for bad in [String::new(), format!("{longest}n"), "a\u{7}b".to_string()] {
+        let text = record(&bad);
+        let e = parse_record(&text).unwrap_err();
+        // The position of the name's first character (its opening quote for an empty name).
+        let at = text[..text.find("[Player0 ").unwrap()].chars().count() + "[Player0 \"".len();
+        assert_eq!((e.field.as_str(), e.position), ("record", at), "{bad:?}: {}", e.message);
+        assert!(e.message.contains("a name has 1 to"), "{bad:?}: {}", e.message);
+    }
+}
