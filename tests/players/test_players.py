@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -32,6 +31,7 @@ from hatsuden_rules.players import (
     ISMCTSPlayer,
     Player,
     RandomPlayer,
+    _ismcts,
     make_player,
 )
 from hatsuden_rules.players._heuristics import (
@@ -206,13 +206,23 @@ def test_ismcts_configuration_is_validated_eagerly() -> None:
         ISMCTSPlayer(100)  # type: ignore[call-arg]  # keyword-only options
 
 
-def test_ismcts_time_limit_bounds_the_search() -> None:
+def test_ismcts_time_limit_bounds_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A clock that moves 0.01 s at each reading: a limit of 0.05 s ends the search after a few
+    # iterations of the 200 allowed, whatever the machine's speed (no wall time is read).
+    ticks: list[float] = []
+
+    def clock() -> float:
+        ticks.append(0.01 * len(ticks))
+        return ticks[-1]
+
+    monkeypatch.setattr(_ismcts.time, "perf_counter", clock)
     state = new_game(seed=2)
     seen = observe(state, 0)
-    bot = ISMCTSPlayer(iterations=1_000_000, time_limit=0.05)
-    start = time.perf_counter()
+    bot = ISMCTSPlayer(iterations=200, time_limit=0.05)
     assert bot.choose(seen, legal_moves(state), SplitMix64(3)) in legal_moves(state)
-    assert time.perf_counter() - start < 2.0
+    # One reading for the deadline, then one before each iteration after the first: the search
+    # stops at the first reading past the deadline (0.06 s), the seventh.
+    assert len(ticks) == 7
 
 
 def test_ismcts_plays_different_moves_for_different_generators() -> None:
