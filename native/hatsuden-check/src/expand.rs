@@ -124,18 +124,6 @@ pub(crate) struct Pass1 {
     pub(crate) succ: Vec<u64>,
     /// Whether every legal move was applied (the successors' ranks are their indices).
     pub(crate) dense: bool,
-    /// The successors themselves, in transition order (when kept: the next layer's pass 1
-    /// then reads its states here instead of unpacking them).
-    pub(crate) states: Vec<State>,
-}
-
-/// Where pass 1 reads the states of a chunk.
-#[derive(Clone, Copy)]
-pub(crate) enum Frontier<'a> {
-    /// Packed, `packer.words()` words a state: each is unpacked into one reused state.
-    Packed(&'a [u64]),
-    /// Unpacked: the successors the previous layer's pass 1 kept.
-    States(&'a [&'a State]),
 }
 
 pub(crate) struct Engine {
@@ -229,26 +217,13 @@ impl Engine {
     #[inline(never)]
     /// `keep`: keep the packed successors (pass 2 then copies the new ones instead of rebuilding
     /// them from their parents).
-    /// `keep_states`: keep the successors unpacked as well (the next layer's pass 1 reads them
-    /// instead of unpacking its frontier; they are built in place, so this costs no copy).
-    pub(crate) fn pass1(&self, src: Frontier, first: u64, store: &Store, keep: bool, keep_states: bool) -> Pass1 {
-        MEMO.with(|memo| self.pass1_with(src, first, store, keep, keep_states, &mut memo.borrow_mut()))
+    pub(crate) fn pass1(&self, words: &[u64], first: u64, store: &Store, keep: bool) -> Pass1 {
+        MEMO.with(|memo| self.pass1_with(words, first, store, keep, &mut memo.borrow_mut()))
     }
 
-    fn pass1_with(
-        &self,
-        src: Frontier,
-        first: u64,
-        store: &Store,
-        keep: bool,
-        keep_states: bool,
-        memo: &mut ScoreMemo,
-    ) -> Pass1 {
+    fn pass1_with(&self, words: &[u64], first: u64, store: &Store, keep: bool, memo: &mut ScoreMemo) -> Pass1 {
         let w = self.packer.words();
-        let n = match src {
-            Frontier::Packed(words) => words.len() / w.max(1),
-            Frontier::States(states) => states.len(),
-        };
+        let n = words.len() / w.max(1);
         // Room for two successors a state on average (choice has 1.4), so that the vectors
         // rarely grow.
         let mut r = Pass1 {
@@ -259,28 +234,20 @@ impl Engine {
             found: Vec::new(),
             succ: if keep { Vec::with_capacity(2 * n * w) } else { Vec::new() },
             dense: true,
-            states: if keep_states { Vec::with_capacity(2 * n) } else { Vec::new() },
         };
         let mut moves = Vec::with_capacity(64);
         let mut problems: Vec<Problem> = Vec::new();
         let mut packed = vec![0u64; w];
-        // The state being expanded (unpacked into one reused state, or kept unpacked by the
-        // previous layer) and its successor, applied in place: one copy of the state a
-        // transition (into `r.states` when they are kept).
-        let mut unpacked = self.root;
-        let mut after = self.root;
-        for k in 0..n {
+        // The state being expanded and its successor: unpacked and applied in place, one copy
+        // of the state a transition.
+        let mut s = self.root;
+        let mut after: State;
+        for (k, rec) in words.chunks_exact(w).enumerate() {
             let number = first + k as u64;
-            let s: &State = match src {
-                Frontier::Packed(words) => {
-                    self.packer.unpack_into(&words[k * w..k * w + w], &mut unpacked);
-                    &unpacked
-                }
-                Frontier::States(states) => states[k],
-            };
+            self.packer.unpack_into(rec, &mut s);
             s.legal_moves(&mut moves);
             let c = &mut r.counts;
-            let weight = self.weight(s);
+            let weight = self.weight(&s);
             c.expanded += 1;
             c.unreduced[0] += weight;
             c.phases[s.phase() as usize] += 1;
@@ -290,61 +257,38 @@ impl Engine {
             if s.is_over() {
                 c.unreduced[3 + s.end_reason() as usize] += weight;
                 c.ends[s.end_reason() as usize] += 1;
-                c.decided[self.props.decision(s) as usize] += 1;
+                c.decided[self.props.decision(&s) as usize] += 1;
             }
             for m in &moves {
                 c.kinds[m.kind_rank() as usize] += 1;
             }
             problems.clear();
-            self.props.state_violations_memo(s, &moves, memo, &mut problems);
+            self.props.state_violations_memo(&s, &moves, memo, &mut problems);
             if self.positions && number % SOUNDNESS_EVERY == 0 {
                 c.soundness += 1;
-                self.soundness(number, s, &moves, store, &mut problems);
+                self.soundness(number, &s, &moves, store, &mut problems);
             }
             for (rule, msg) in problems.drain(..) {
                 r.found.push((rule.to_string(), msg, number, -1));
             }
             let mut degree = 0u8;
             for (rank, m) in moves.iter().enumerate() {
-                let applied = if keep_states {
-                    r.states.extend_from_slice(std::slice::from_ref(s));
-                    r.states.last_mut().expect("pushed").apply_mut(*m)
-                } else {
-                    after = *s;
-                    after.apply_mut(*m)
-                };
-                if let Err(e) = applied {
+                after = s;
+                if let Err(e) = after.apply_mut(*m) {
                     r.found.push(("R35".into(), format!("a legal move was refused: {e}"), number, rank as i64));
                     r.dense = false;
-                    if keep_states {
-                        r.states.pop();
-                    }
                     continue;
                 }
-                let after: &State = if keep_states { r.states.last().expect("pushed") } else { &after };
                 let determinism = (number + rank as u64) % DETERMINISM_EVERY == 0;
-                self.props.transition_violations(s, m, after, determinism, &mut problems);
+                self.props.transition_violations(&s, m, &after, determinism, &mut problems);
                 if self.positions {
-                    self.props.knowledge_problems(s, m, after, &mut problems);
+                    self.props.knowledge_problems(&s, m, &after, &mut problems);
                 }
                 for (rule, msg) in problems.drain(..) {
                     r.found.push((rule.to_string(), msg, number, rank as i64));
                 }
                 // By position: the position is packed; with symmetry, its canonical image.
-                let (_, swaps) = self.pack_stored(after, &mut packed);
-                if keep_states {
-                    // The kept successor becomes the state the search stores (what unpacking
-                    // its packed words gives): its position, seen through the same row swaps.
-                    let kept = r.states.last_mut().expect("pushed");
-                    if self.positions {
-                        kept.forget_history();
-                    }
-                    for p in 0..2 {
-                        if swaps >> p & 1 == 1 {
-                            kept.swap_rows_mut(p);
-                        }
-                    }
-                }
+                self.pack_stored(&after, &mut packed);
                 let key = fingerprint(&packed);
                 r.dst.extend_from_slice(&key_bytes(key));
                 if keep {
@@ -401,15 +345,14 @@ impl Engine {
     }
 }
 
-/// The next layer from pass 2: packed words, parent records and keys (bytes); from
-/// [`emit_kept`] also the transition (index in the layer's transition order) of each new state.
-pub(crate) type Emitted = (Vec<u64>, Vec<u8>, Vec<u8>, Vec<u64>);
+/// The next layer from pass 2: packed words, parent records and keys (bytes).
+pub(crate) type Emitted = (Vec<u64>, Vec<u8>, Vec<u8>);
 
 /// Pass 2 when the layer's successors were kept (`succ`, in transition order; state `k` of the
 /// layer has transitions `first_edge[k]..first_edge[k + 1]`): the new states of `records` in the
 /// order of their parent and move rank (the numbering of a sequential BFS), found by marking
 /// their transitions in a bitmap instead of sorting the records. Returns their packed words,
-/// parent records (`number | rank << 56`), keys and transitions.
+/// parent records (`number | rank << 56`) and keys.
 pub(crate) fn emit_kept(
     records: &[Record],
     first_edge: &[u64],
@@ -437,7 +380,6 @@ pub(crate) fn emit_kept(
             let mut packed = Vec::with_capacity(count * w);
             let mut parents = Vec::with_capacity(count * 8);
             let mut keys = Vec::with_capacity(count * KEY_BYTES);
-            let mut ts = Vec::with_capacity(count);
             let mut sum = 0u128;
             let base = b * BLOCK_WORDS;
             // The state whose transitions hold the block's first one.
@@ -457,27 +399,24 @@ pub(crate) fn emit_kept(
                     packed.extend_from_slice(slot);
                     parents.extend_from_slice(&((layer_start + k as u64) | rank << 56).to_le_bytes());
                     keys.extend_from_slice(&key_bytes(key));
-                    ts.push(t as u64);
                 }
             }
-            ((packed, parents, keys, ts), sum)
+            ((packed, parents, keys), sum)
         })
         .collect();
     let mut packed = Vec::with_capacity(records.len() * w);
     let mut parents = Vec::with_capacity(records.len() * 8);
     let mut keys = Vec::with_capacity(records.len() * KEY_BYTES);
-    let mut ts = Vec::with_capacity(records.len());
-    for ((p, q, k, t), part) in blocks {
+    for ((p, q, k), part) in blocks {
         packed.extend_from_slice(&p);
         parents.extend_from_slice(&q);
         keys.extend_from_slice(&k);
-        ts.extend_from_slice(&t);
         sum = sum.wrapping_sub(part);
     }
     if sum != 0 || packed.len() != records.len() * w {
         return Err("internal error: the kept successors are not the new states".into());
     }
-    Ok((packed, parents, keys, ts))
+    Ok((packed, parents, keys))
 }
 
 /// Delayed duplicate detection: sort the successor records by (key, parent, rank), keep the

@@ -18,16 +18,14 @@
 //! 84 bits of identity for 8 bytes a state. Memory at the peak is about 8 bytes per visited
 //! state plus 16 bytes per successor record of the layer being searched; everything else is on disk.
 
-use crate::expand::{
-    compact, emit_kept, record_key, record_link, Counts, Engine, Found, Frontier, Pass1, Record, MAX_NUMBER,
-};
+use crate::expand::{compact, emit_kept, record_key, record_link, Counts, Engine, Found, Pass1, Record, MAX_NUMBER};
 use crate::props::{decision_name, phase_name, Props, KIND_NAMES};
 use crate::store::{peak_rss_bytes, read_words, rss_bytes, write_words, Store, NO_PARENT};
 pub use crate::table::{fingerprint, FINGERPRINT_BITS, SHARD_BITS};
 use crate::table::{key_bytes, key_from, Visited, KEY_BYTES};
 use crate::termination::{cycle_violation, termination, Graph};
 use hatsuden::packed::Packer;
-use hatsuden::{new_game, Rules, State};
+use hatsuden::{new_game, Rules};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
@@ -341,9 +339,6 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         clock[slot] += lap.elapsed().as_secs_f64();
         lap = Instant::now();
     };
-    // The current layer unpacked, when the previous layer's pass 1 kept its successors as states
-    // (within the successor budget): pass 1 then reads them instead of unpacking the layer file.
-    let mut frontier: Option<KeptStates> = None;
     loop {
         let layer_path = store.layer(depth);
         let size = fs::metadata(&layer_path).map(|m| m.len()).unwrap_or(0) / (w as u64 * 8);
@@ -364,65 +359,32 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let mut keep = w as u64 * size * 2 <= budget;
         let mut succ: Vec<u64> = Vec::new();
         let mut first_edge: Vec<u64> = vec![0];
-        // The successors as states too, while they, the packed ones and this layer's own kept
-        // states fit in the same budget (in bytes).
-        let frontier_bytes = frontier.as_ref().map_or(0, KeptStates::bytes);
-        let state_bytes = std::mem::size_of::<State>() as u64;
-        let mut kept_states = KeptStates::default();
-        let mut keep_states = keep && frontier_bytes + (w as u64 * 8 + state_bytes) * size * 2 <= budget * 8;
-        let frontier_now = frontier.take().filter(|f| f.ts.len() as u64 == size);
         let mut dedup_at = 1usize << 22;
         let mut compacted = 0usize;
         let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
         let mut done = 0u64;
         while done < size {
             let count = (size - done).min(BATCH as u64) as usize;
+            let words = read_words(&mut reader, count, w);
             let first = layer_start + done;
-            let results: Vec<Pass1> = if let Some(f) = &frontier_now {
-                let refs: Vec<&State> = f.ts[done as usize..done as usize + count].iter().map(|&t| f.get(t)).collect();
-                refs.par_chunks(CHUNK)
-                    .enumerate()
-                    .map(|(k, part)| {
-                        engine.pass1(Frontier::States(part), first + (k * CHUNK) as u64, &store, keep, keep_states)
-                    })
-                    .collect()
-            } else {
-                let words = read_words(&mut reader, count, w);
-                words
-                    .par_chunks(CHUNK * w)
-                    .enumerate()
-                    .map(|(k, part)| {
-                        engine.pass1(Frontier::Packed(part), first + (k * CHUNK) as u64, &store, keep, keep_states)
-                    })
-                    .collect()
-            };
+            let results: Vec<Pass1> = words
+                .par_chunks(CHUNK * w)
+                .enumerate()
+                .map(|(k, part)| engine.pass1(part, first + (k * CHUNK) as u64, &store, keep))
+                .collect();
             tick(0, &mut clock);
             for r in results {
                 if keep && r.dense && (succ.len() + r.succ.len()) as u64 <= budget {
-                    let start = *first_edge.last().unwrap();
                     succ.extend_from_slice(&r.succ);
-                    let mut at = start;
+                    let mut at = *first_edge.last().unwrap();
                     for &d in &r.src {
                         at += d as u64;
                         first_edge.push(at);
                     }
-                    let bytes = frontier_bytes
-                        + succ.len() as u64 * 8
-                        + kept_states.bytes()
-                        + r.states.len() as u64 * state_bytes;
-                    if keep_states && r.states.len() as u64 == at - start && bytes <= budget * 8 {
-                        kept_states.starts.push(start);
-                        kept_states.parts.push(r.states);
-                    } else {
-                        keep_states = false;
-                        kept_states = KeptStates::default();
-                    }
                 } else if keep {
                     keep = false;
-                    keep_states = false;
                     succ = Vec::new();
                     first_edge = Vec::new();
-                    kept_states = KeptStates::default();
                 }
                 counts.add(&r.counts);
                 candidates.extend_from_slice(&r.candidates);
@@ -453,8 +415,6 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 }
             }
         }
-        // The layer is expanded: its states are no longer needed unpacked.
-        drop(frontier_now);
         if stopped_by.is_some() {
             break;
         }
@@ -475,11 +435,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             let mut next = BufWriter::with_capacity(1 << 22, File::create(&next_path).map_err(|e| e.to_string())?);
             if keep {
                 // The successors were kept: copy the new ones, in transition order.
-                let (packed, parent_bytes, keys, ts) = emit_kept(&candidates, &first_edge, &succ, w, layer_start)?;
-                if keep_states {
-                    kept_states.ts = ts;
-                    frontier = Some(std::mem::take(&mut kept_states));
-                }
+                let (packed, parent_bytes, keys) = emit_kept(&candidates, &first_edge, &succ, w, layer_start)?;
                 write_words(&mut next, &packed);
                 store.keys.write_all(&keys).map_err(|e| e.to_string())?;
                 store.parents.write_all_at(&parent_bytes, store.parents_len * 8).map_err(|e| e.to_string())?;
@@ -734,30 +690,4 @@ pub(crate) fn outcome(counts: &Counts, rules: &Rules, opts: &Options, truncated:
         "OK"
     };
     Outcome { events, terminal, unreached, required, result }
-}
-
-/// The successors of a layer kept unpacked by pass 1 (in transition order, in the parts its
-/// chunks returned), and the transitions of the new states among them: the next layer, in
-/// number order.
-#[derive(Default)]
-struct KeptStates {
-    parts: Vec<Vec<State>>,
-    /// The transition index of each part's first state.
-    starts: Vec<u64>,
-    /// The next layer's states as transition indices.
-    ts: Vec<u64>,
-}
-
-impl KeptStates {
-    /// The successor of transition `t`.
-    fn get(&self, t: u64) -> &State {
-        let p = self.starts.partition_point(|&s| s <= t) - 1;
-        &self.parts[p][(t - self.starts[p]) as usize]
-    }
-
-    /// Bytes held (the states, by their count).
-    fn bytes(&self) -> u64 {
-        self.parts.iter().map(|p| p.len() as u64).sum::<u64>() * std::mem::size_of::<State>() as u64
-            + self.ts.len() as u64 * 8
-    }
 }
