@@ -197,6 +197,23 @@ impl Engine {
             };
             let real = map_move(m, stored.current_player(), mask);
             moves.push(real);
+            if !lenient {
+                // In place (a refused move panics here, so no half-applied state is seen): the
+                // soundness replays (R36) make one step a state of their path.
+                let ok = full.apply_mut(real).is_ok() && stored.apply_mut(m).is_ok();
+                assert!(ok, "a recorded move refused");
+                let (_, swaps) = self.pack_stored(&stored, &mut scratch);
+                for p in 0..2 {
+                    if swaps >> p & 1 == 1 {
+                        stored.swap_rows_mut(p);
+                    }
+                }
+                if self.positions {
+                    stored.forget_history();
+                }
+                mask ^= swaps;
+                continue;
+            }
             match (full.apply(real), stored.apply(m)) {
                 (Ok(f), Ok(after)) => {
                     full = f;

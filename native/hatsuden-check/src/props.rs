@@ -283,6 +283,9 @@ impl Props {
     /// [`Props::state_violations`], with R29 checked once per pair of grids and Smart column (the
     /// only inputs of the score, as the Python checker does): `memo` holds those already checked.
     pub fn state_violations_memo(&self, s: &State, moves: &[Move], memo: &mut ScoreMemo, out: &mut Vec<Problem>) {
+        // The memo is probed first (its answer is used last): a probe usually misses the cache
+        // (13 MB of entries read at random), and the checks below run while it loads.
+        let probe = memo.probe(&self.rules, s);
         let r = &self.rules;
         // R2-R4: every plant card is in exactly one place; a flipped stack keeps its cards.
         let mut cards = [0u32; MAX_KINDS];
@@ -413,7 +416,7 @@ impl Props {
                 out.push(("R6", "chance outcomes do not sum to 1 or differ from the legal moves".into()));
             }
         }
-        if let Err(miss) = memo.probe(&self.rules, s) {
+        if let Err(miss) = probe {
             let start = out.len();
             self.score_problems(s, out);
             if let (Some(miss), true) = (miss, out.len() == start) {

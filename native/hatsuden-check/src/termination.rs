@@ -1,9 +1,9 @@
 //! Termination (R25) and the longest game, from the transitions kept on disk.
 
-use crate::expand::Engine;
+use crate::expand::{record, record_key, record_link, Engine, Record};
 use crate::search::Violation;
 use crate::store::{peak_rss_bytes, rss_bytes, Store};
-use crate::table::{key_from, Visited, KEY_BYTES};
+use crate::table::{key_from, Visited, KEY_BYTES, SHARD_BITS};
 use rayon::prelude::*;
 use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -18,6 +18,11 @@ pub(crate) enum Graph {
 /// fingerprint becomes a state number (through its rank in the visited set), then the graph is
 /// peeled from the start a level at a time (Kahn): all peeled means no cycle, and the number of
 /// levels less one is the longest game; otherwise a cycle is walked among the states left.
+///
+/// The fingerprints are looked up a block of 2^18 at a time, grouped by the part of the visited
+/// set they fall in (a counting sort on their top bits, with their places in the block), so that
+/// consecutive lookups read the same few cache lines of the visited set and of `rank -> number`:
+/// lookups in file order missed the cache at nearly every one.
 pub(crate) fn termination(
     store: &Store,
     visited: Visited,
@@ -28,9 +33,10 @@ pub(crate) fn termination(
 ) -> Result<Graph, String> {
     let n = states as usize;
     // Phase A holds the visited set (already counted in the resident memory) with a rank ->
-    // number map (4 bytes a state) and the out-degrees (1); phase B, without the visited set,
+    // number map (4 bytes a state), the out-degrees (1) and a block of 2^18 sorted lookups (16
+    // bytes each, and their results); phase B, without the visited set,
     // the successors as numbers (4 bytes a transition), in-degrees (2), out-degrees (1).
-    let phase_a = 5 * states;
+    let phase_a = 5 * states + (12 << 20);
     let phase_b = 4 * transitions + 3 * states + (states / 64 + 1) * 8 + (64 << 20);
     if let Some(limit) = max_memory {
         if rss_bytes() + phase_a > limit || phase_b > limit {
@@ -50,21 +56,21 @@ pub(crate) fn termination(
         f.read_exact(&mut degree).map_err(|e| format!("edges_src.bin: {e}"))?;
         let mut keys =
             BufReader::with_capacity(1 << 22, File::open(store.path("keys.bin")).map_err(|e| e.to_string())?);
-        let step = 1usize << 20;
+        let step = 1usize << 18;
         let mut bytes = vec![0u8; step * KEY_BYTES];
         let mut num = 0usize;
         while num < n {
             let count = (n - num).min(step);
             keys.read_exact(&mut bytes[..count * KEY_BYTES]).map_err(|e| format!("keys.bin: {e}"))?;
-            let ranks: Vec<u64> = bytes[..count * KEY_BYTES]
-                .par_chunks(KEY_BYTES)
-                .map(|b| visited.rank(&offsets, key_from(b)).unwrap_or(u64::MAX))
+            let pairs: Vec<(u64, u32)> = sorted_lookups(&bytes[..count * KEY_BYTES], |key| visited.rank(&offsets, key))
+                .into_iter()
+                .map(|(k, rank)| (rank.unwrap_or(u64::MAX), (num + k) as u32))
                 .collect();
-            for (k, rank) in ranks.into_iter().enumerate() {
+            for (rank, number) in pairs {
                 if rank == u64::MAX {
                     return Err("a state's fingerprint is not in the visited set".into());
                 }
-                rank_to_num[rank as usize] = (num + k) as u32;
+                rank_to_num[rank as usize] = number;
             }
             num += count;
         }
@@ -75,16 +81,19 @@ pub(crate) fn termination(
         let mut f =
             BufReader::with_capacity(1 << 22, File::open(store.path("edges_dst.bin")).map_err(|e| e.to_string())?);
         let mut out = BufWriter::with_capacity(1 << 22, File::create(&targets_path).map_err(|e| e.to_string())?);
-        let step = 1usize << 20;
+        let step = 1usize << 18;
         let mut done = 0u64;
         let mut bytes = vec![0u8; step * KEY_BYTES];
         while done < transitions {
             let count = (transitions - done).min(step as u64) as usize;
             f.read_exact(&mut bytes[..count * KEY_BYTES]).map_err(|e| format!("edges_dst.bin: {e}"))?;
-            let nums: Vec<u32> = bytes[..count * KEY_BYTES]
-                .par_chunks(KEY_BYTES)
-                .map(|b| visited.rank(&offsets, key_from(b)).map(|r| rank_to_num[r as usize]).unwrap_or(u32::MAX))
-                .collect();
+            let mut nums = vec![u32::MAX; count];
+            let found = sorted_lookups(&bytes[..count * KEY_BYTES], |key| {
+                visited.rank(&offsets, key).map(|r| rank_to_num[r as usize])
+            });
+            for (k, number) in found {
+                nums[k] = number.unwrap_or(u32::MAX);
+            }
             if nums.contains(&u32::MAX) {
                 return Err("an edge leads to a fingerprint that was never stored".into());
             }
@@ -209,3 +218,32 @@ pub(crate) fn cycle_violation(engine: &Engine, store: &Store, cycle: &[(u64, usi
         path: moves.iter().map(|m| m.format()).collect(),
     }
 }
+
+/// `lookup` of every key of `bytes` ([`KEY_BYTES`] each), made in the order of their top
+/// [`GROUP_BITS`] bits (a stable counting sort by them, out of place: one sequential read and
+/// 2^12 sequential write streams), in sorted runs on each worker: (place in `bytes`, result).
+/// At most 2^36 keys.
+fn sorted_lookups<T: Send>(bytes: &[u8], lookup: impl Fn(u128) -> T + Sync) -> Vec<(usize, T)> {
+    let n = bytes.len() / KEY_BYTES;
+    let keys: Vec<u128> = bytes.par_chunks(KEY_BYTES).map(key_from).collect();
+    let group = |key: u128| (key >> (64 + SHARD_BITS - GROUP_BITS)) as usize;
+    let mut at = vec![0usize; (1 << GROUP_BITS) + 1];
+    for &key in &keys {
+        at[group(key) + 1] += 1;
+    }
+    for g in 0..1 << GROUP_BITS {
+        at[g + 1] += at[g];
+    }
+    let mut recs: Vec<Record> = vec![[0, 0]; n];
+    for (k, &key) in keys.iter().enumerate() {
+        let g = group(key);
+        recs[at[g]] = record(key, k as u64, 0);
+        at[g] += 1;
+    }
+    drop(keys);
+    recs.par_iter().map(|r| ((record_link(r) >> 8) as usize, lookup(record_key(r)))).collect()
+}
+
+/// Top bits of a fingerprint by which [`sorted_lookups`] groups its lookups (those of the
+/// visited set's super-shards).
+const GROUP_BITS: u32 = 12;
