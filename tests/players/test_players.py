@@ -31,7 +31,6 @@ from hatsuden_rules.players import (
     ISMCTSPlayer,
     Player,
     RandomPlayer,
-    _ismcts,
     make_player,
 )
 from hatsuden_rules.players._heuristics import (
@@ -215,7 +214,7 @@ def test_ismcts_time_limit_bounds_the_search(monkeypatch: pytest.MonkeyPatch) ->
         ticks.append(0.01 * len(ticks))
         return ticks[-1]
 
-    monkeypatch.setattr(_ismcts.time, "perf_counter", clock)
+    monkeypatch.setattr("hatsuden_rules.players._ismcts.time.perf_counter", clock)
     state = new_game(seed=2)
     seen = observe(state, 0)
     bot = ISMCTSPlayer(iterations=200, time_limit=0.05)
