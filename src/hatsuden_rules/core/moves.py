@@ -9,6 +9,7 @@ engine's prebuilt moves sit in the turn logs of every state, so hashing a state 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, ClassVar, TypeAlias
 
 import attrs
@@ -39,18 +40,16 @@ __all__ = [
 ]
 
 
-def _instance_of(kind: type) -> Any:
-    def check(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
-        if type(value) is not kind:
-            raise InvalidMoveError(
-                attribute.name, f"expected {kind.__name__}, got {type(value).__name__} {value!r}"
-            )
-
-    return check
+def _instance_of(kind: type, _: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+    """Validate a field holding exactly a `kind` (bound by `partial`: it runs at construction)."""
+    if type(value) is not kind:
+        raise InvalidMoveError(
+            attribute.name, f"expected {kind.__name__}, got {type(value).__name__} {value!r}"
+        )
 
 
-_card = _instance_of(Card)
-_cell = _instance_of(Cell)
+_card = partial(_instance_of, Card)
+_cell = partial(_instance_of, Cell)
 
 
 def _row(_: Any, attribute: attrs.Attribute[int], value: object) -> None:
@@ -73,7 +72,7 @@ class Construct:
     kind: ClassVar[int] = 0
     card: Card = attrs.field(validator=_card)
     cell: Cell = attrs.field(validator=_cell)
-    secret: bool = attrs.field(default=False, validator=_instance_of(bool))
+    secret: bool = attrs.field(default=False, validator=partial(_instance_of, bool))
 
 
 @attrs.frozen(slots=True, cache_hash=True)
@@ -205,7 +204,7 @@ class PlaceSmart:
     """Free placement: put the held Smart card on `energy` (R18, R20)."""
 
     kind: ClassVar[int] = 13
-    energy: Energy = attrs.field(validator=_instance_of(Energy))
+    energy: Energy = attrs.field(validator=partial(_instance_of, Energy))
 
 
 @attrs.frozen(slots=True, cache_hash=True)
@@ -221,7 +220,7 @@ class DealTech:
     """Chance outcome: `tech` arrives from the tech deck in the receiver's tech hand (R6, R17)."""
 
     kind: ClassVar[int] = 15
-    tech: Tech = attrs.field(validator=_instance_of(Tech))
+    tech: Tech = attrs.field(validator=partial(_instance_of, Tech))
 
 
 Move: TypeAlias = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any, Final
 
 import attrs
@@ -18,14 +19,10 @@ RULES_VERSION: Final = 4
 """Bumped whenever game behaviour changes (a seeded game may then play differently)."""
 
 
-def _int_at_least(minimum: int) -> Any:
-    def check(_: Any, attribute: attrs.Attribute[int], value: object) -> None:
-        if type(value) is not int or value < minimum:
-            raise InvalidRulesError(
-                attribute.name, f"must be an int >= {minimum}, got {value!r} (R31)"
-            )
-
-    return check
+def _int_at_least(minimum: int, _: Any, attribute: attrs.Attribute[int], value: object) -> None:
+    """Validate an int field (bound by `partial`: it runs at construction)."""
+    if type(value) is not int or value < minimum:
+        raise InvalidRulesError(attribute.name, f"must be an int >= {minimum}, got {value!r} (R31)")
 
 
 def _to_techs(value: object) -> frozenset[Tech]:
@@ -48,14 +45,12 @@ def _check_retake(_: Any, attribute: attrs.Attribute[bool], value: object) -> No
         raise InvalidRulesError("allow_retake_discard", f"must be a bool, got {value!r} (R31)")
 
 
-def _check_enum(kind: type[GameEnum]) -> Any:
-    def check(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
-        if not isinstance(value, kind):
-            raise InvalidRulesError(
-                attribute.name, f"must be a {kind.__name__}, got {value!r} (R31)"
-            )
-
-    return check
+def _check_enum(
+    kind: type[GameEnum], _: Any, attribute: attrs.Attribute[Any], value: object
+) -> None:
+    """Validate a variant field (bound by `partial`: it runs at construction)."""
+    if not isinstance(value, kind):
+        raise InvalidRulesError(attribute.name, f"must be a {kind.__name__}, got {value!r} (R31)")
 
 
 def _check_stall(_: Any, attribute: Any, value: object) -> None:
@@ -84,20 +79,20 @@ class Rules:
 ...
     """
 
-    energies: int = attrs.field(default=5, validator=_int_at_least(1))
-    max_value: int = attrs.field(default=4, validator=_int_at_least(1))
-    copies: int = attrs.field(default=2, validator=_int_at_least(1))
-    hand_size: int = attrs.field(default=5, validator=_int_at_least(1))
-    city_demand: int = attrs.field(default=10, validator=_int_at_least(1))
+    energies: int = attrs.field(default=5, validator=partial(_int_at_least, 1))
+    max_value: int = attrs.field(default=4, validator=partial(_int_at_least, 1))
+    copies: int = attrs.field(default=2, validator=partial(_int_at_least, 1))
+    hand_size: int = attrs.field(default=5, validator=partial(_int_at_least, 1))
+    city_demand: int = attrs.field(default=10, validator=partial(_int_at_least, 1))
     techs: frozenset[Tech] = attrs.field(default=frozenset(Tech), converter=_to_techs)
     tiebreak: Tiebreak = attrs.field(default=Tiebreak.CITY_POINTS, validator=_check_tiebreak)
     allow_retake_discard: bool = attrs.field(default=True, validator=_check_retake)
     stall_limit: int | None = attrs.field(default=20, validator=_check_stall)
     tech_timing: TechTiming = attrs.field(
-        default=TechTiming.KEEP, validator=_check_enum(TechTiming)
+        default=TechTiming.KEEP, validator=partial(_check_enum, TechTiming)
     )
     overflow: Overflow = attrs.field(
-        default=Overflow.ONE_AT_A_TIME, validator=_check_enum(Overflow)
+        default=Overflow.ONE_AT_A_TIME, validator=partial(_check_enum, Overflow)
     )
     _tables: _Tables = attrs.field(init=False, eq=False, repr=False)
 
