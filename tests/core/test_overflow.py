@@ -366,6 +366,25 @@ def test_r41_r19_an_accumulator_placed_earlier_sets_the_tolerance_sets_are_offer
     assert apply(state, FlipSet((cell(0, "W"),))).phase is Phase.DRAW
 
 
+def test_r41_r12_an_improved_plant_counts_with_its_top_card_in_the_sets_offered() -> None:
+    # Row 0: S3 improved over S1, G4 W2 H1 (10); B3 makes 13: flipping S (3) leaves 10, enough;
+    # the S1 beneath does not count (R12, R27), or S alone would not suffice.
+    turns: list[list[Move]] = [
+        [Construct(card("S1"), cell(0, "S"))],
+        [Improve(card("S3"), cell(0, "S"))],
+        [Construct(card("G4"), cell(0, "G"))],
+        [Construct(card("W2"), cell(0, "W"))],
+        [Construct(card("H1"), cell(0, "H"))],
+    ]
+    state = script(turns, [[] for _ in turns], ANY_SET, hold0=cards("B3"))
+    state = apply(state, Construct(card("B3"), cell(0, "B")))
+    assert state.phase is Phase.OVERFLOW
+    assert state.row_supply(0, 0) == 13
+    moves = legal_moves(state)
+    assert FlipSet((cell(0, "S"),)) in moves
+    assert FlipSet((cell(0, "H"),)) not in moves  # 13 - 1 = 12
+
+
 def test_r35_r41_every_refusal_of_a_flip_set_names_its_rule_state_and_move() -> None:
     state = _issue_row(ANY_SET)  # row 0: S4 G4 W1 H1, then B2 played at B
     refused(
