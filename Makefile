@@ -113,10 +113,12 @@ balance: $(STAMP) ## BALANCE.md: 10,000 Greedy and 10,000 ISMCTS (50 iterations)
 nightly: $(STAMP) ## The property tests with many more examples (Hypothesis "nightly" profile).
 	HYPOTHESIS_PROFILE=nightly $(PY) -m pytest property_tests
 
-mutation: $(STAMP) ## Mutation testing of the rules core with mutmut (slow; see VERIFICATION.md).
+# mutmut over the rules core in two stages (tools/mutation_core.py, MUTATION.md): every mutant
+# against the rules' fast tests, the survivors against mutmut's whole test selection; each stage
+# in its own copy of the committed tree under build/mutation/, kept, so a second run continues.
+mutation: $(STAMP) ## Mutation testing of the rules core with mutmut, in two stages (about an hour; a second run continues).
 	$(PY) -m pip install --quiet -e '.[dev,mutation]'
-	$(PY) -m mutmut run --max-children 2 || true
-	$(PY) -m mutmut results
+	$(PY) -m tools.mutation_core run
 
 .PHONY: native native-check verify-native verify-native-check verify-native-ray
 
