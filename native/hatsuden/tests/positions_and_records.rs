@@ -1,7 +1,7 @@
 //! Positions (R36) and the line and column of a record error (NOTATION.md, "Game records"):
 //! details no conformance vector reaches.
 
-use hatsuden::{from_json, new_game, parse_record, to_json, Document, Rules, SplitMix64, State};
+use hatsuden::{from_json, new_game, parse_record, parse_state, to_json, Document, Rules, SplitMix64, State};
 
 /// States of a few random games, every ply.
 fn states() -> Vec<State> {
@@ -118,5 +118,33 @@ fn a_record_name_is_short_and_printable() {
         let at = text[..text.find("[Player0 ").unwrap()].chars().count() + "[Player0 \"".len();
         assert_eq!((e.field.as_str(), e.position), ("record", at), "{bad:?}: {}", e.message);
         assert!(e.message.contains("a name has 1 to"), "{bad:?}: {}", e.message);
+    }
+}
+
+/// A turn log names only cards, cells, energies and tech cards in play (R1-R3, NOTATION.md
+/// "State notation"): a state or an observation whose log names the fourth energy's card, cell
+/// or Smart placement under three energies is refused at that log, in notation and in JSON.
+#[test]
+fn r1_r2_a_turn_log_names_only_what_is_in_play() {
+    let text = "rules=3/4/2/3/10/ACC+SEC+SMT+DWN/city_points/retake/20 phase=action current_player=1 \
+        hands=S3,G3,G3/G1,W1,W2 deck=S1,S3,S4,S4,G1,G2,G2,G4,G4,W3,W3,W4,W4 discards=S1 \
+        boards=.,.,W1;.,.,#S2/.,#W2,#S2;.,.,. tech_deck=ACC,SEC,SMT,DWN tech_hands=-/- accumulator=- \
+        smart=- played_cell=- turn_discard=- pending_chance=- stall_count=1 end_triggered_by=- \
+        end_reason=- rng_state=14727398570297873640 known_cards=-/- this_turn=[] last_turn=[X S1, DD, =S3]";
+    let state = parse_state(text).unwrap();
+    let seen = hatsuden::format_observation(&hatsuden::observe(&state, 1));
+    assert!(seen.contains("last_turn=[X S1, DD, "), "{seen}");
+    let at = text.find("last_turn=").unwrap() + "last_turn=[".len(); // the first move
+    for bad in ["X H1", "P S1 1H", "F 0H", "M H"] {
+        let e = parse_state(&text.replace("X S1", bad)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("last_turn", at), "{bad}: {}", e.message);
+        let e = hatsuden::parse_observation(&seen.replace("X S1", bad)).unwrap_err();
+        assert_eq!(e.field, "last_turn", "{bad}: {}", e.message);
+        let mut doc = to_json(&Document::State(Box::new(state)));
+        doc = doc.replace("\"X S1\"", &format!("\"{bad}\""));
+        match from_json(&doc, Some("state")) {
+            Err(hatsuden::Error::Json(e)) => assert_eq!(e.path, "$.last_turn[0]", "{bad}: {e}"),
+            other => panic!("{bad}: expected a JSON document error, got {other:?}"),
+        }
     }
 }
