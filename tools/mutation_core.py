@@ -18,8 +18,9 @@ handler, about 9 minutes for `Rules` or the state constructors. So:
 
 Each stage works in its own copy of the committed tree (``git archive HEAD``: commit first),
 ``build/mutation/fast`` and ``build/mutation/full``, with its own git repository (mutmut asks git
-what changed); the copies are kept, and mutmut keeps every outcome in them, so running again
-continues a stopped run, and after a new commit tests again only the functions that changed.
+what changed); the copies are refreshed and kept (mutmut's ``mutants/`` folder in them holds
+every outcome), so running again continues a stopped run, and after a new commit tests again
+only the functions that changed.
 
     python3 -m tools.mutation_core run [--stage fast|full]
     python3 -m tools.mutation_core results
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -58,6 +60,13 @@ def copy(stage: str) -> Path:
     """The stage's copy of the committed tree, refreshed, with its own repository."""
     work = BUILD / stage
     work.mkdir(parents=True, exist_ok=True)
+    for old in work.iterdir():  # a file deleted since the last run must not linger
+        if old.name in (".git", "mutants"):
+            continue
+        if old.is_dir():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
     archive = subprocess.run(
         ["git", "archive", "--format=tar", "HEAD"], cwd=ROOT, capture_output=True, check=True
     )
