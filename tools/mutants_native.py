@@ -288,9 +288,14 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
                 del results[m]  # tested again from stage 1 (a new test may catch it)
     log = directory / "runs.tsv"
     # The unmutated tree passed stage 1 in this work folder at this commit: no second baseline.
+    # The mark is taken away while the stages run and put back when they end, so that a run
+    # killed mid-build (its build folder possibly damaged) is followed by a baseline, which
+    # finds the damage and rebuilds, instead of mutants that fail to build for that reason.
     baseline = target.parent / "baseline.txt"
     head = commit()
     trusted = bool(head) and baseline.is_file() and baseline.read_text().strip() == head
+    baseline.unlink(missing_ok=True)
+    passed = trusted
     stage_args = {
         1: (*STAGE_1, "--baseline=skip", STAGE_1_TIMEOUT) if trusted else STAGE_1,
         2: STAGE_2,
@@ -298,21 +303,27 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     }
     try:
         for number, name in STAGE_DIRS.items():
-            todo = [
-                m for m in mine if (m not in results if number == 1 else results[m] == "pending")
-            ]
+            waiting = None if number == 1 else "pending"  # stage 1: not yet tested at all
+            todo = [m for m in mine if results.get(m) == waiting]
             what = "for the rules crate's tests" if number == 1 else "still missed"
             print(f"shard {shard}, stage {number} ({name}): {len(todo)} mutants {what}")
             if not todo:
                 continue
+            if number > 1 and not passed:
+                # No baseline has vouched for this build folder (a killed run may have damaged
+                # it), and stages 2 and 3 run none: start them from a clean build.
+                shutil.rmtree(target / "mutants", ignore_errors=True)
+                passed = True
             out = directory / name
             seconds, code = stage(native, target, out, everything, todo, stage_args[number])
-            if number == 1 and code != BASELINE_FAILED and head:
-                baseline.write_text(head + "\n", encoding="utf-8")
+            if number == 1:
+                passed = code != BASELINE_FAILED
             n = merge(out, number, results)
             save(results_path, results)
             with log.open("a", encoding="utf-8") as f:
                 f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')}\t{name}\t{n}\t{seconds:.0f}\n")
+        if passed and head:
+            baseline.write_text(head + "\n", encoding="utf-8")
     finally:
         for number, name in STAGE_DIRS.items():
             merge(directory / name, number, results)
