@@ -404,6 +404,12 @@ def test_r35_r41_every_refusal_of_a_flip_set_names_its_rule_state_and_move() -> 
     refused(
         after, FlipSet((cell(0, "H"),)), "R9", "FlipSet is a OVERFLOW move, but the phase is DRAW"
     )
+    refused(
+        state,
+        Flip(cell(0, "W")),
+        "R41",
+        "with overflow=ANY_SET the plants to flip are chosen at once: play a FlipSet",
+    )
     # Row 1: S3 G3 W3 H2 (11); B4 makes 15: a single plant is not enough.
     turns = [[Construct(card(c), cell(1, c[0]))] for c in ("S3", "G3", "W3", "H2")]
     row1 = script(turns, [[] for _ in turns], ANY_SET, hold0=cards("B4"))
