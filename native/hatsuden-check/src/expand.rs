@@ -4,7 +4,7 @@
 use crate::props::{kind_name, Problem, Props, ScoreMemo};
 use crate::search::{DETERMINISM_EVERY, SOUNDNESS_EVERY};
 use crate::store::Store;
-use crate::symmetry::{apply_mask, canonical_mask, map_move, orbit_size};
+use crate::symmetry::{apply_mask, apply_mask_mut, canonical_mask, map_move, orbit_size};
 use crate::table::{fingerprint, key_bytes, Visited, KEY_BYTES};
 use hatsuden::packed::Packer;
 use hatsuden::{new_game, Move, Rules, State};
@@ -140,11 +140,17 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    pub(crate) fn stored(&self, s: State) -> State {
+    /// The state the search stores for `s`: its position when it searches by position (R36).
+    pub(crate) fn stored(&self, mut s: State) -> State {
+        self.store_in_place(&mut s);
+        s
+    }
+
+    /// [`Engine::stored`] in place, without a copy of the state.
+    #[inline]
+    pub(crate) fn store_in_place(&self, s: &mut State) {
         if self.positions {
-            s.position()
-        } else {
-            s
+            s.forget_history();
         }
     }
 
@@ -203,14 +209,8 @@ impl Engine {
                 let ok = full.apply_mut(real).is_ok() && stored.apply_mut(m).is_ok();
                 assert!(ok, "a recorded move refused");
                 let (_, swaps) = self.pack_stored(&stored, &mut scratch);
-                for p in 0..2 {
-                    if swaps >> p & 1 == 1 {
-                        stored.swap_rows_mut(p);
-                    }
-                }
-                if self.positions {
-                    stored.forget_history();
-                }
+                apply_mask_mut(&mut stored, swaps);
+                self.store_in_place(&mut stored);
                 mask ^= swaps;
                 continue;
             }

@@ -830,11 +830,8 @@ impl<const R: usize> Ranked<R> {
                 for (rule, msg) in problems.drain(..) {
                     o.found.push((rule.to_string(), msg, dmin));
                 }
-                // The stored successor: `e.stored(after)`, in place (`after` is overwritten by
-                // the next move).
-                if e.positions {
-                    after.forget_history();
-                }
+                // The stored successor (`after` is overwritten by the next move).
+                e.store_in_place(&mut after);
                 let ra = (self.rank)(&after);
                 if ra <= r {
                     o.broken = Some(format!(

@@ -18,12 +18,18 @@ pub const MAX_WORDS: usize = 128;
 #[inline]
 pub fn apply_mask(state: &State, mask: u8) -> State {
     let mut s = *state;
+    apply_mask_mut(&mut s, mask);
+    s
+}
+
+/// [`apply_mask`] in place, without a copy of the state.
+#[inline]
+pub fn apply_mask_mut(s: &mut State, mask: u8) {
     for p in 0..2 {
         if mask >> p & 1 == 1 {
             s.swap_rows_mut(p);
         }
     }
-    s
 }
 
 /// `state` with `player`'s rows 0 and 1 exchanged (the Accumulator on its city, the cell it
