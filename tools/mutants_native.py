@@ -30,7 +30,8 @@ not once per shard. Running a shard again continues it:
 only its mutants without an outcome (and those pending) are tested; ``--retest-missed`` tests
 the missed and pending ones again from stage 1 (after a new test). A mutant is known by its
 name (file, line, column and mutation): outcomes of mutants whose name no longer exists are
-dropped.
+dropped, and a mutant already judged in another shard (the round-robin shards move when a commit
+adds or removes mutants) keeps that outcome instead of being tested again.
 
     python3 -m tools.mutants_native run 0/64 [--retest-missed]
     python3 -m tools.mutants_native score [--missed]
@@ -281,6 +282,9 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     mine = listed(native, f"--shard={shard}")
     known = set(everything)
     results = {m: o for m, o in results.items() if m in known}
+    adopted = adopt(mine, results, elsewhere(directory))
+    if adopted:
+        print(f"shard {shard}: {adopted} mutants already judged in another shard")
     save(results_path, results)
     if retest_missed:
         for m in mine:
@@ -337,6 +341,31 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     counts = Counter(results[m] for m in mine if m in results)
     print(f"shard {shard}: {summary(counts)}; outcomes in {results_path.relative_to(ROOT)}")
     return 0
+
+
+def elsewhere(directory: Path) -> dict[str, str]:
+    """The outcomes in every other shard's ``results.tsv`` (of any ``n``)."""
+    outcomes: dict[str, str] = {}
+    for other in sorted(BUILD.glob("shard-*-of-*")):
+        if other != directory:
+            outcomes.update(load(other / "results.tsv"))
+    return outcomes
+
+
+def adopt(mine: Sequence[str], results: dict[str, str], others: dict[str, str]) -> int:
+    """Give the shard's untested mutants the outcome another shard found; how many.
+
+    Round-robin shards move when the list of mutants changes (a commit adds or removes one), so
+    a mutant judged in one shard may fall into another: it is known by its name (file, line,
+    column, mutation), and its outcome is kept rather than found again. A ``pending`` one (not
+    yet through every stage) is tested here.
+    """
+    count = 0
+    for m in mine:
+        if m not in results and others.get(m, "pending") != "pending":
+            results[m] = others[m]
+            count += 1
+    return count
 
 
 def summary(counts: Counter[str]) -> str:

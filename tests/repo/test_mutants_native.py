@@ -73,3 +73,12 @@ def test_the_score_leaves_timeouts_and_unviable_mutants_apart() -> None:
 
 def test_a_shard_is_k_of_n_from_zero() -> None:
     assert mn.shard_dir("3/64").name == "shard-3-of-64"
+
+
+def test_a_mutant_judged_in_another_shard_keeps_its_outcome() -> None:
+    results = {"a.rs:1:1: x": "caught"}
+    others = {"b.rs:2:2: y": "missed", "c.rs:3:3: z": "pending", "a.rs:1:1: x": "missed"}
+    mine = ["a.rs:1:1: x", "b.rs:2:2: y", "c.rs:3:3: z", "d.rs:4:4: w"]
+    assert mn.adopt(mine, results, others) == 1
+    # The shard's own outcome stands; a pending or unknown mutant is still to be tested here.
+    assert results == {"a.rs:1:1: x": "caught", "b.rs:2:2: y": "missed"}

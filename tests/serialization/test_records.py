@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import unicodedata
 from pathlib import Path
 
 import attrs
@@ -34,6 +36,8 @@ from hatsuden_rules import (
     to_json,
 )
 from hatsuden_rules.cli._replay import main
+from hatsuden_rules.core.printable import UNICODE_VERSION, is_printable
+from hatsuden_rules.serialization import from_json, to_dict
 from tests.support.paths import ROOT_DIR
 
 MICRO = Rules(energies=2, max_value=2, copies=2, hand_size=2, city_demand=2, stall_limit=4)
@@ -147,7 +151,7 @@ def test_record_values_are_validated() -> None:
         GameRecord(moves=("DD",))
     with pytest.raises(InvalidInputError, match="players"):
         GameRecord(players=("Ann",))  # type: ignore[arg-type]
-    with pytest.raises(InvalidInputError, match="control"):
+    with pytest.raises(InvalidInputError, match="printable"):
         GameRecord(players=("Ann", "B\no"))
     with pytest.raises(InvalidInputError, match="tie-break"):
         GameRecord(
@@ -161,6 +165,57 @@ def test_record_values_are_validated() -> None:
     with pytest.raises(InvalidInputError, match="higher total"):
         GameResult(winner=0, decided_by=Decision.TOTAL, totals=(1, 2), end_reason=EndReason.STALL)
     assert record_game([], seed=-1).seed == (1 << 64) - 1  # new_game takes seeds mod 2**64
+
+
+# NOTATION.md, "Game records": a name's characters are printable as `str.isprintable` says at
+# Unicode 14.0.0 (hatsuden_rules.core.printable), whatever the interpreter's own version.
+PRINTABLE_NAMES = ["Zo\u00eb", "\u674e \u5c0f\u9f8d", "\U0001f600", "a b", "n" * 100]
+NOT_PRINTABLE_NAMES = [
+    "a\u0007b",  # a control
+    "a\u200bb",  # a format character: the zero-width space
+    "a\u00a0b",  # a separator other than the space: no-break
+    "\u3000",  # ideographic space
+    "a\u2028",  # line separator
+    "\ue000",  # private use
+    "\u0378",  # unassigned in Unicode 14.0.0
+    "\uffff",  # a noncharacter
+    "x\ud800",  # a lone surrogate (JSON can escape one)
+]
+
+
+@pytest.mark.parametrize("name", PRINTABLE_NAMES)
+def test_a_printable_name_is_kept_in_every_form(name: str) -> None:
+    record = record_game([], seed=5, players=(name, "Bo"))
+    assert parse_record(format_record(record)) == record
+    assert from_json(to_json(record), "record") == record
+    assert from_json(json.dumps(to_dict(record), ensure_ascii=True), "record") == record
+
+
+@pytest.mark.parametrize("name", NOT_PRINTABLE_NAMES)
+def test_a_name_that_is_not_printable_is_refused_in_every_form(name: str) -> None:
+    with pytest.raises(InvalidInputError) as raised:
+        record_game([], seed=5, players=(name, "Bo"))
+    assert raised.value.field == "players[0]"
+    text = format_record(record_game([], seed=5, players=("Ann", "Bo"))).replace("Ann", name)
+    with pytest.raises(NotationError) as unreadable:
+        parse_record(text)
+    assert unreadable.value.position == text.index(name)
+    document = to_dict(record_game([], seed=5, players=("Ann", "Bo")))
+    document["players"] = [name, "Bo"]
+    with pytest.raises(InvalidInputError) as malformed:
+        from_json(json.dumps(document), "record")
+    assert malformed.value.field == "$.players[0]"
+
+
+def test_the_name_table_is_python_3_11s_isprintable() -> None:
+    assert UNICODE_VERSION == "14.0.0"
+    for name in PRINTABLE_NAMES:
+        assert is_printable(name)
+    for name in NOT_PRINTABLE_NAMES:
+        assert not is_printable(name)
+    if unicodedata.unidata_version == UNICODE_VERSION:
+        for cp in range(0x110000):
+            assert is_printable(chr(cp)) == chr(cp).isprintable(), hex(cp)
 
 
 HEAD = '[Hatsuden "1"]\n[Rules "5/4/2/5/10/-/supply/retake/off"]\n[Seed "9"]\n[Result "*"]\n'

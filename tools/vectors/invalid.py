@@ -12,6 +12,7 @@ everything fails.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -19,7 +20,10 @@ from typing import Any, Final
 
 from hatsuden_rules.conformance._codec import error_doc
 from hatsuden_rules.conformance._vectors import Vector, make_vector
+from hatsuden_rules.core.apply import apply, new_game
 from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.legal import legal_moves
+from hatsuden_rules.core.moves import Move
 from hatsuden_rules.core.rules import STANDARD, Rules, TechTiming
 from hatsuden_rules.core.scoring import score
 from hatsuden_rules.core.state import GameState, Phase
@@ -35,6 +39,7 @@ from hatsuden_rules.notation import (
     parse_state,
 )
 from hatsuden_rules.observation import observe
+from hatsuden_rules.records import record_game
 from hatsuden_rules.serialization import from_json, to_dict, to_json
 from tools.vectors.games import RULE_SETS, VARIANT_RULE_SETS
 
@@ -546,6 +551,58 @@ def _non_ascii_vectors(states: Sequence[GameState]) -> Iterator[Vector | None]:
         yield _notation_vector("observation", mutate(seen), None, True, f"observation, {note}")
 
 
+# -- game records: JSON documents, their names (NOTATION.md, "Game records") -------------------
+
+#: Player names: printable as `str.isprintable` says at Unicode 14.0.0
+#: (`hatsuden_rules.core.printable`), the same on every interpreter and in every port.
+_RECORD_NAMES: Final = (
+    ("Zo\u00eb", "an accented name"),
+    ("\u674e \u5c0f\u9f8d", "a name in CJK with a space"),
+    ("\U0001f600", "a name outside the BMP (a surrogate pair when escaped)"),
+    ("n" * 100, "a name of 100 characters"),
+    ("n" * 101, "a name of 101 characters"),
+    ("", "an empty name"),
+    ("a\u0007b", "a control character in a name"),
+    ("a\u200bb", "a zero-width space (a format character) in a name"),
+    ("a\u00a0b", "a no-break space in a name"),
+    ("\u3000", "an ideographic space as a name"),
+    ("a\u2028", "a line separator in a name"),
+    ("\ue000", "a private-use character as a name"),
+    ("\u0378", "a code point unassigned in Unicode 14.0.0 as a name"),
+    ("\uffff", "a noncharacter as a name"),
+    ("x\ud800", "a lone high surrogate in a name"),
+    ("\udc00y", "a lone low surrogate in a name"),
+    ("x\ud800A", "a lone high surrogate before a letter in a name"),
+)
+
+
+def _record_vectors() -> Iterator[Vector | None]:
+    state = new_game(seed=2017)
+    moves: list[Move] = []
+    for _ in range(6):
+        move = legal_moves(state)[0]
+        moves.append(move)
+        state = apply(state, move)
+    document = to_dict(record_game(moves, seed=2017, players=("Ann", "Bo")))
+    unnamed = to_dict(record_game(moves, seed=2017))
+    # ASCII JSON: a non-ASCII name is escaped, a character outside the BMP as a surrogate pair.
+    ascii_json = functools.partial(json.dumps, separators=(",", ":"), ensure_ascii=True)
+    yield _json_vector("record", ascii_json(document), True, "named record")
+    yield _json_vector("record", ascii_json(unnamed), True, "record without names")
+    for name, note in _RECORD_NAMES:
+        for k in (0, 1):
+            players = [name, "Bo"] if k == 0 else ["Ann", name]
+            yield _json_vector("record", ascii_json(document | {"players": players}), True, note)
+    malformed: tuple[tuple[object, str], ...] = (
+        (["Ann"], "one name"),
+        (["Ann", "Bo", "Cy"], "three names"),
+        ("Ann", "names as a string"),
+        ([1, "Bo"], "a name that is a number"),
+    )
+    for value, note in malformed:
+        yield _json_vector("record", ascii_json(document | {"players": value}), True, note)
+
+
 def invalid_vectors(states: Sequence[GameState]) -> list[Vector]:
     """The ``invalid`` group, built around a few states of `states` (any phase, both modes).
 
@@ -565,6 +622,7 @@ def invalid_vectors(states: Sequence[GameState]) -> list[Vector]:
     produced += _json_vectors(chosen)
     produced += _more_json_vectors(chosen)
     produced += _non_ascii_vectors(chosen)  # issue 23 §4.7
+    produced += _record_vectors()
     vectors = [v for v in produced if v is not None]
     return list({v.id: v for v in vectors}.values())
 

@@ -329,10 +329,10 @@ fn answer(r: &Json, cache: &mut Cache) -> Result<Fields, Bad2> {
                 None | Some(Json::Null) => None,
                 Some(Json::Arr(p)) if p.len() == 2 => {
                     let name = |k: usize| {
-                        p[k].as_str().map(str::to_string).ok_or_else(|| {
+                        p[k].as_str().filter(|n| crate::records::valid_name(n)).map(str::to_string).ok_or_else(|| {
                             InvalidInput::new(
                                 &format!("players[{k}]"),
-                                format!("a name is a str of 1 to {} characters", crate::records::MAX_NAME),
+                                format!("a name is a str of 1 to {} printable characters", crate::records::MAX_NAME),
                             )
                         })
                     };

@@ -270,6 +270,7 @@ pub fn canonical_json(text: &str, ty: &str) -> Result<Json, Error> {
         "state" => state_doc(&state_from_json(&doc)?),
         "observation" => observation_doc(&observation_from_json(&doc)?),
         "score" => score_doc(&score_from_json(&doc)?),
+        "record" => crate::records::record_doc(&crate::records::record_from_value(&doc)?),
         _ => return Err(JsonError::new("$.type", format!("unknown document type '{ty}'")).into()),
     };
     Ok(out)
@@ -353,7 +354,7 @@ pub fn to_json(d: &Document) -> String {
 }
 
 /// Read a JSON document; with `expected`, it must be of that type (`"state"`), else any type
-/// (game records are not read by this crate). Errors carry the JSON path.
+/// (a game record: `records::record_from_json`). Errors carry the JSON path.
 pub fn from_json(text: &str, expected: Option<&str>) -> Result<Document, Error> {
     let doc = json::parse(text).map_err(|m| JsonError::new("$", format!("not JSON: {m}")))?;
     let ty = match expected {

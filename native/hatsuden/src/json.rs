@@ -6,6 +6,9 @@ use std::fmt::Write;
 /// Deepest nesting accepted.
 pub const MAX_DEPTH: usize = 64;
 
+/// What a lone surrogate escape (`"\ud800"`) reads as: U+FFFF, a noncharacter (below).
+pub const LONE_SURROGATE: char = '\u{FFFF}';
+
 /// A JSON value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json {
@@ -307,14 +310,24 @@ impl Parser<'_> {
                         b't' => out.push('\t'),
                         b'u' => {
                             let mut cp = self.hex4()?;
+                            // A high surrogate and the low one escaped after it are one character;
+                            // an escape after it that is not a low surrogate is a character of its
+                            // own, read next.
                             if (0xD800..0xDC00).contains(&cp) && self.b[self.i..].starts_with(b"\\u") {
+                                let at = self.i;
                                 self.i += 2;
                                 let lo = self.hex4()?;
                                 if (0xDC00..0xE000).contains(&lo) {
                                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                                } else {
+                                    self.i = at;
                                 }
                             }
-                            out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+                            // A lone surrogate, which JSON may escape but a Rust string cannot
+                            // hold, is read as U+FFFF: a noncharacter, refused wherever the reference
+                            // refuses the surrogate (a player name must be printable,
+                            // crate::printable; every other string is ASCII notation or a name).
+                            out.push(char::from_u32(cp).unwrap_or(LONE_SURROGATE));
                         }
                         _ => return Err("invalid escape".into()),
                     }

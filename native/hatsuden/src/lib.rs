@@ -2,7 +2,7 @@
 //!
 //! A native rules engine for the two-player card game **HATSUDEN** (itten, 2017), written from
 //! the specification of the reference implementation `hatsuden-rules` (RULES.md, NOTATION.md,
-//! PORTING.md, RULES_VERSION 4) and held to it by the project's conformance suite: all 4,183
+//! PORTING.md, RULES_VERSION 4) and held to it by the project's conformance suite: all 4,223
 //! vectors pass through the `hatsuden-native-adapter` binary, and `cargo test` runs them
 //! directly.
 //!
@@ -44,6 +44,7 @@ mod moves;
 pub mod notation;
 pub mod observe;
 pub mod packed;
+pub mod printable;
 pub mod records;
 mod rng;
 mod rowswap;

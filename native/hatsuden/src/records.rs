@@ -14,6 +14,12 @@ use std::fmt;
 /// Longest player name.
 pub const MAX_NAME: usize = 100;
 
+/// Whether `name` is a player name: 1 to [`MAX_NAME`] characters, each printable
+/// ([`crate::printable`], the table of the reference's `str.isprintable` at one Unicode version).
+pub fn valid_name(name: &str) -> bool {
+    (1..=MAX_NAME).contains(&name.chars().count()) && crate::printable::is_printable_text(name)
+}
+
 /// How a game ended (R26, R29).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameResult {
@@ -119,8 +125,7 @@ impl GameRecord {
     fn check(&self) -> Result<(), (&'static str, String)> {
         if let Some(players) = &self.players {
             for name in players {
-                let n = name.chars().count();
-                if n == 0 || n > MAX_NAME || name.chars().any(|c| c.is_control()) {
+                if !valid_name(name) {
                     return Err(("players", format!("a name has 1 to {MAX_NAME} printable characters")));
                 }
             }
@@ -140,13 +145,25 @@ impl GameRecord {
     }
 }
 
-/// The record of a game played from `new_game(rules, seed)`, with its result if it is over.
+/// The record of a game played from `new_game(rules, seed)`, with its result if it is over; a
+/// name that [`valid_name`] refuses is refused as `players[k]`.
 pub fn record_game(
     rules: &Rules,
     seed: Option<u64>,
     moves: &[Move],
     players: Option<[String; 2]>,
 ) -> Result<GameRecord, ReplayError> {
+    if let Some(names) = &players {
+        if let Some(k) = names.iter().position(|name| !valid_name(name)) {
+            return Err(ReplayError {
+                field: format!("players[{k}]"),
+                ply: None,
+                mv: None,
+                rule: None,
+                message: format!("a name has 1 to {MAX_NAME} printable characters"),
+            });
+        }
+    }
     let mut record = GameRecord { rules: *rules, seed, moves: moves.to_vec(), players, result: None };
     let end = replay(&record)?;
     record.result = GameResult::of(&end);
@@ -392,8 +409,7 @@ pub fn parse_record(text: &str) -> Result<GameRecord, NotationError> {
         let (a, a_at) = r.tag("Player0")?;
         let (b, b_at) = r.tag("Player1")?;
         for (name, name_at) in [(&a, a_at), (&b, b_at)] {
-            let n = name.chars().count();
-            if n == 0 || n > MAX_NAME || name.chars().any(|c| c.is_control()) {
+            if !valid_name(name) {
                 return Err(rec_err(&chars, name_at, format!("a name has 1 to {MAX_NAME} printable characters")));
             }
         }
@@ -577,8 +593,7 @@ pub fn record_from_value(doc: &Json) -> Result<GameRecord, JsonError> {
             let mut names = [String::new(), String::new()];
             for (k, x) in v.iter().enumerate() {
                 let Json::Str(name) = x else { return jerr(&format!("$.players[{k}]"), "expected a string") };
-                let n = name.chars().count();
-                if n == 0 || n > MAX_NAME || name.chars().any(|c| c.is_control()) {
+                if !valid_name(name) {
                     return jerr(
                         &format!("$.players[{k}]"),
                         format!("a name has 1 to {MAX_NAME} printable characters"),

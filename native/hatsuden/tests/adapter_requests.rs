@@ -35,4 +35,8 @@ fn a_record_request_takes_two_names_or_none() {
     assert_eq!(refused_field(&record(r#""Ann""#)), "players");
     assert_eq!(refused_field(&record(r#"[1,"Bo"]"#)), "players[0]");
     assert_eq!(refused_field(&record(r#"["Ann",null]"#)), "players[1]");
+    // A name holds 1 to MAX_NAME printable characters (NOTATION.md, "Game records").
+    assert_eq!(refused_field(&record(r#"["","Bo"]"#)), "players[0]");
+    assert_eq!(refused_field(&record(r#"["Ann","a\u200bb"]"#)), "players[1]");
+    assert_eq!(refused_field(&record(r#"["\ud800","Bo"]"#)), "players[0]");
 }

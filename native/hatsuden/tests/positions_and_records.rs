@@ -97,9 +97,9 @@ fn a_record_error_gives_its_line_and_column() {
     }
 }
 
-/// A player's name in a record has 1 to `MAX_NAME` printable characters (NOTATION.md,
-/// "Records"): a name one character too long, or one with a control character, is refused at
-/// its place, whatever else it holds.
+/// A player's name in a record has 1 to `MAX_NAME` printable characters (NOTATION.md, "Game
+/// records"): a name one character too long, or one with a character that is not printable, is
+/// refused at its place, whatever else it holds.
 #[test]
 fn a_record_name_is_short_and_printable() {
     let record = |name: &str| {
@@ -111,7 +111,17 @@ fn a_record_name_is_short_and_printable() {
     let longest = "n".repeat(hatsuden::records::MAX_NAME);
     let read = parse_record(&record(&longest)).unwrap();
     assert_eq!(read.players.as_ref().map(|p| p[0].clone()), Some(longest.clone()));
-    for bad in [String::new(), format!("{longest}n"), "a\u{7}b".to_string()] {
+    // Printable is the reference's `str.isprintable` at Unicode 14.0.0 (hatsuden::printable):
+    // letters, marks and symbols of any script and the space are; a control, a format character
+    // (the zero-width space), a separator other than the space (no-break, ideographic, line), a
+    // private-use, an unassigned code point and a noncharacter are not.
+    for good in ["Zo\u{eb}", "\u{674e} \u{5c0f}\u{9f8d}", "\u{1F600}", "a b"] {
+        let read = parse_record(&record(good)).unwrap();
+        assert_eq!(read.players.as_ref().map(|p| p[0].clone()).as_deref(), Some(good));
+    }
+    let not_printable =
+        ["a\u{7}b", "a\u{200b}b", "a\u{a0}b", "\u{3000}", "a\u{2028}", "\u{e000}", "\u{378}", "\u{ffff}"];
+    for bad in [String::new(), format!("{longest}n")].into_iter().chain(not_printable.map(String::from)) {
         let text = record(&bad);
         let e = parse_record(&text).unwrap_err();
         // The position of the name's first character (its opening quote for an empty name).
@@ -147,4 +157,56 @@ fn r1_r2_a_turn_log_names_only_what_is_in_play() {
             other => panic!("{bad}: expected a JSON document error, got {other:?}"),
         }
     }
+}
+
+/// `record_game` refuses a name the record's text or JSON could not hold, as `players[k]` (the
+/// reference's `record_game(players=...)` does too).
+#[test]
+fn record_game_refuses_a_name_that_is_not_printable() {
+    let named =
+        |a: &str, b: &str| hatsuden::record_game(&Rules::STANDARD, Some(5), &[], Some([a.to_string(), b.to_string()]));
+    assert_eq!(named("Ann", "Zo\u{eb}").unwrap().players, Some(["Ann".to_string(), "Zo\u{eb}".to_string()]));
+    for (a, b, field) in
+        [("a\u{200b}b", "Bo", "players[0]"), ("Ann", "", "players[1]"), ("Ann", "\u{ffff}", "players[1]")]
+    {
+        let e = named(a, b).unwrap_err();
+        assert_eq!((e.field.as_str(), e.ply), (field, None), "{a:?} {b:?}: {e}");
+    }
+}
+
+/// A name in a record document is held to the same table (NOTATION.md, "Game records"), and a
+/// lone surrogate escape, which JSON allows and the reference reads as a non-printable character,
+/// is refused at that name; a surrogate pair is the one character it escapes.
+#[test]
+fn a_record_document_name_is_printable() {
+    let template = hatsuden::record_game(&Rules::STANDARD, Some(5), &[], Some(["NAME".into(), "Bo".into()]))
+        .map(|r| hatsuden::records::record_doc(&r).to_text())
+        .unwrap();
+    // `name` is JSON string content: escapes stay escapes.
+    let doc = |name: &str| template.replace("\"NAME\"", &format!("\"{name}\""));
+    let read = hatsuden::records::record_from_json(&doc("\\ud83d\\ude00 Zo\u{eb}")).unwrap();
+    assert_eq!(read.players.as_ref().map(|p| p[0].clone()).as_deref(), Some("\u{1F600} Zo\u{eb}"));
+    for bad in [r"\ud800", r"x\ud800\u0041", r"\udc00", r"a\u200bb", "a\u{a0}b", r"\u0007"] {
+        match hatsuden::records::record_from_json(&doc(bad)) {
+            Err(hatsuden::Error::Json(e)) => assert_eq!(e.path, "$.players[0]", "{bad:?}: {e}"),
+            other => panic!("{bad:?}: {other:?}"),
+        }
+    }
+}
+
+/// JSON strings (crate::json): a high surrogate escape followed by an escape that is not a low
+/// surrogate leaves that escape a character of its own; a lone surrogate reads as U+FFFF.
+#[test]
+fn a_lone_surrogate_escape_reads_as_a_noncharacter() {
+    use hatsuden::json::{parse, Json, LONE_SURROGATE};
+    let read = |text: &str| match parse(text).unwrap() {
+        Json::Str(s) => s,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(read(r#""x\ud800\u0041""#), format!("x{LONE_SURROGATE}A"));
+    assert_eq!(read(r#""\udc00\ud800""#), format!("{LONE_SURROGATE}{LONE_SURROGATE}"));
+    assert_eq!(read(r#""\ud83d\ude00""#), "\u{1F600}");
+    assert_eq!(read(r#""\ud83d\n""#), format!("{LONE_SURROGATE}\n"));
+    assert!(!hatsuden::printable::is_printable(LONE_SURROGATE));
+    assert_eq!(hatsuden::printable::UNICODE_VERSION, "14.0.0");
 }

@@ -21,6 +21,7 @@ from hatsuden_rules.core.moves import (
     EndTurn,
     Move,
 )
+from hatsuden_rules.core.printable import UNICODE_VERSION, is_printable
 from hatsuden_rules.core.rules import STANDARD, Rules, Tiebreak
 from hatsuden_rules.core.scoring import Decision, score
 from hatsuden_rules.core.state import Chance, EndReason, GameState
@@ -159,8 +160,10 @@ def _players(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
             raise InvalidInputError(
                 f"players[{k}]", f"a name is a str of 1 to {_MAX_NAME} characters"
             )
-        if any(not ch.isprintable() for ch in name):
-            raise InvalidInputError(f"players[{k}]", "a name has no control characters")
+        if not is_printable(name):
+            raise InvalidInputError(
+                f"players[{k}]", f"a name has printable characters only (Unicode {UNICODE_VERSION})"
+            )
 
 
 @attrs.frozen(slots=True, kw_only=True)
@@ -462,7 +465,7 @@ class _TextReader:
             first, first_at = self.tag("Player0")
             second, second_at = self.tag("Player1")
             for name, name_at in ((first, first_at), (second, second_at)):
-                if not 0 < len(name) <= _MAX_NAME or not name.isprintable():
+                if not 0 < len(name) <= _MAX_NAME or not is_printable(name):
                     raise self.error(f"a name has 1 to {_MAX_NAME} printable characters", name_at)
             players = (first, second)
         text, at = self.tag("Result")
@@ -645,7 +648,7 @@ def read_record(r: Reader, value: object, path: str) -> GameRecord:
     def names(v: object) -> tuple[str, str]:
         first, second = r.pair(v, f"{path}.players", r.str_)
         for k, name in enumerate((first, second)):
-            if not 0 < len(name) <= _MAX_NAME or not name.isprintable():
+            if not 0 < len(name) <= _MAX_NAME or not is_printable(name):
                 r.fail(f"{path}.players[{k}]", f"a name has 1 to {_MAX_NAME} printable characters")
         return (first, second)
 

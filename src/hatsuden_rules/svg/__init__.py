@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping
 from hatsuden_rules.core import publish
 from hatsuden_rules.core.cards import Cell
 from hatsuden_rules.core.errors import InvalidInputError
+from hatsuden_rules.core.printable import is_printable
 from hatsuden_rules.core.state import GameState
 from hatsuden_rules.observation import Observation
 from hatsuden_rules.svg._board import draw
@@ -159,7 +160,7 @@ def _check_names(names: object) -> tuple[str, str]:
     if (
         type(names) is not tuple
         or len(names) != 2
-        or not all(type(n) is str and n.strip() and n.isprintable() for n in names)
+        or not all(type(n) is str and n.strip() and is_printable(n) for n in names)
     ):
         raise InvalidInputError("names", f"expected two printable, non-blank names, got {names!r}")
     return (names[0], names[1])
