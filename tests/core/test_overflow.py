@@ -211,7 +211,14 @@ def test_r21_free_placements_are_legal_in_overflow_and_keep_it() -> None:
 # played under both options, so each test shows what the option changes.
 
 
-ANY_SET = Rules(overflow=Overflow.ANY_SET)
+def any_set() -> Rules:
+    """The standard rules with ``overflow=ANY_SET``, built afresh in each test.
+
+    A rule set builds its tables (the sets of cells a FlipSet may flip, R41) when it is made, so
+    each test that needs them makes its own: mutation testing switches mutants on only while a
+    test runs, and tables built when this module was imported would never see one.
+    """
+    return Rules(overflow=Overflow.ANY_SET)
 
 
 def _issue_row(rules: Rules) -> GameState:
@@ -243,11 +250,11 @@ def test_r41_the_issue_example_one_at_a_time_never_reaches_10() -> None:
 
 def test_r41_the_issue_example_any_set_reaches_10() -> None:
     # R41: any set of the other plants whose flipping brings the row to 11 or less.
-    assert _final_supplies(_issue_row(ANY_SET)) == {11, 10, 8, 7, 6, 4, 3, 2}
+    assert _final_supplies(_issue_row(any_set())) == {11, 10, 8, 7, 6, 4, 3, 2}
 
 
 def test_r41_every_sufficient_set_is_legal_once_in_canonical_order() -> None:
-    state = _issue_row(ANY_SET)
+    state = _issue_row(any_set())
     moves = legal_moves(state)
     others = [cell(0, e) for e in "SGWH"]  # the played B2 is never in a set (R21)
     expected = [
@@ -264,7 +271,7 @@ def test_r41_every_sufficient_set_is_legal_once_in_canonical_order() -> None:
 def test_r41_a_set_that_does_not_suffice_is_not_legal() -> None:
     # Row 0: S3 G3 W3 H2 (11); B4 makes 15: at least 4 must go, so no single 3 or 2 is enough.
     turns = [[Construct(card(c), cell(0, c[0]))] for c in ("S3", "G3", "W3", "H2")]
-    state = script(turns, [[] for _ in turns], ANY_SET, hold0=cards("B4"))
+    state = script(turns, [[] for _ in turns], any_set(), hold0=cards("B4"))
     state = play(state, Construct(card("B4"), cell(0, "B")), DeclineTech())
     assert state.phase is Phase.OVERFLOW
     moves = legal_moves(state)
@@ -277,7 +284,7 @@ def test_r41_a_set_that_does_not_suffice_is_not_legal() -> None:
 
 
 def test_r41_a_flip_set_ends_overflow_and_keeps_every_card() -> None:
-    state = _issue_row(ANY_SET)
+    state = _issue_row(any_set())
     after = apply(state, FlipSet((cell(0, "W"), cell(0, "H"))))
     assert after.phase is Phase.DRAW  # the choice is made: OVERFLOW ends (R41)
     assert after.row_supply(0, 0) == 10
@@ -292,7 +299,7 @@ def test_r41_a_flip_set_ends_overflow_and_keeps_every_card() -> None:
 
 
 def test_r41_flip_set_needs_plants_of_the_overflowing_row_other_than_the_played_one() -> None:
-    state = _issue_row(ANY_SET)
+    state = _issue_row(any_set())
     assert _rule_of(state, FlipSet((cell(0, "B"),))) == "R41"  # the card just played
     assert _rule_of(state, FlipSet((cell(1, "S"),))) == "R41"  # another row (empty)
     assert _rule_of(state, FlipSet((cell(0, "S"), cell(1, "S")))) == "R41"
@@ -306,7 +313,7 @@ def test_r41_flip_set_never_turns_a_pylon() -> None:
         [Construct(card("W4"), cell(0, "W"))],
         [Construct(card("H2"), cell(0, "H"))],
     ]
-    state = script(turns, [[] for _ in turns], ANY_SET, hold0=cards("B3"))
+    state = script(turns, [[] for _ in turns], any_set(), hold0=cards("B3"))
     state = apply(state, Construct(card("B3"), cell(0, "B")))
     assert state.phase is Phase.OVERFLOW
     assert _rule_of(state, FlipSet((cell(0, "S"), cell(0, "G")))) == "R41"
@@ -316,14 +323,14 @@ def test_r41_flip_set_never_turns_a_pylon() -> None:
 
 
 def test_r41_the_two_overflow_moves_belong_to_their_own_option() -> None:
-    assert _rule_of(_issue_row(ANY_SET), Flip(cell(0, "W"))) == "R41"
+    assert _rule_of(_issue_row(any_set()), Flip(cell(0, "W"))) == "R41"
     assert _rule_of(_issue_row(STANDARD), FlipSet((cell(0, "W"),))) == "R41"
     with pytest.raises(IllegalMoveError, match="R41: a FlipSet is the overflow move of"):
         apply(_issue_row(STANDARD), FlipSet((cell(0, "W"),)))
 
 
 def test_r9_a_flip_set_outside_overflow_is_refused() -> None:
-    state = apply(_issue_row(ANY_SET), FlipSet((cell(0, "W"),)))
+    state = apply(_issue_row(any_set()), FlipSet((cell(0, "W"),)))
     assert state.phase is Phase.DRAW
     assert _rule_of(state, FlipSet((cell(0, "H"),))) == "R9"
 
@@ -331,14 +338,14 @@ def test_r9_a_flip_set_outside_overflow_is_refused() -> None:
 def test_r41_r19_the_accumulator_still_absorbs_an_overflow() -> None:
     # The Accumulator (R19) placed in OVERFLOW on the overflowing row makes its tolerance 12:
     # the row at 12 is within it, and OVERFLOW ends with no flip (R18, R41).
-    state = _accumulator_overflow(ANY_SET)
+    state = _accumulator_overflow(any_set())
     after = apply(state, PlaceAccumulator(0))
     assert after.phase is Phase.DRAW
     assert after.row_supply(0, 0) == 12
 
 
 def test_r41_r19_a_flip_set_is_judged_against_the_tolerance_of_the_moment() -> None:
-    state = _accumulator_overflow(ANY_SET)
+    state = _accumulator_overflow(any_set())
     assert FlipSet((cell(0, "W"),)) in legal_moves(state)  # 12 - 1 = 11: enough
     # The Accumulator on the other city leaves this row's tolerance at 11: still OVERFLOW.
     other = apply(state, PlaceAccumulator(1))
@@ -355,7 +362,7 @@ def test_r41_r19_an_accumulator_placed_earlier_sets_the_tolerance_sets_are_offer
         [Construct(card("W2"), cell(0, "W"))],
         [Construct(card("H1"), cell(0, "H"))],
     ]
-    state = script(turns, [[] for _ in turns], ANY_SET, hold0=cards("B3"))
+    state = script(turns, [[] for _ in turns], any_set(), hold0=cards("B3"))
     state = apply(state, Construct(card("B3"), cell(0, "B")))
     assert state.phase is Phase.OVERFLOW
     assert state.accumulator == (0, 0)
@@ -376,7 +383,7 @@ def test_r41_r12_an_improved_plant_counts_with_its_top_card_in_the_sets_offered(
         [Construct(card("W2"), cell(0, "W"))],
         [Construct(card("H1"), cell(0, "H"))],
     ]
-    state = script(turns, [[] for _ in turns], ANY_SET, hold0=cards("B3"))
+    state = script(turns, [[] for _ in turns], any_set(), hold0=cards("B3"))
     state = apply(state, Construct(card("B3"), cell(0, "B")))
     assert state.phase is Phase.OVERFLOW
     assert state.row_supply(0, 0) == 13
@@ -386,7 +393,7 @@ def test_r41_r12_an_improved_plant_counts_with_its_top_card_in_the_sets_offered(
 
 
 def test_r35_r41_every_refusal_of_a_flip_set_names_its_rule_state_and_move() -> None:
-    state = _issue_row(ANY_SET)  # row 0: S4 G4 W1 H1, then B2 played at B
+    state = _issue_row(any_set())  # row 0: S4 G4 W1 H1, then B2 played at B
     refused(
         state,
         FlipSet((cell(0, "B"),)),
@@ -412,7 +419,7 @@ def test_r35_r41_every_refusal_of_a_flip_set_names_its_rule_state_and_move() -> 
     )
     # Row 1: S3 G3 W3 H2 (11); B4 makes 15: a single plant is not enough.
     turns = [[Construct(card(c), cell(1, c[0]))] for c in ("S3", "G3", "W3", "H2")]
-    row1 = script(turns, [[] for _ in turns], ANY_SET, hold0=cards("B4"))
+    row1 = script(turns, [[] for _ in turns], any_set(), hold0=cards("B4"))
     row1 = play(row1, Construct(card("B4"), cell(1, "B")), DeclineTech())
     refused(
         row1,
@@ -490,3 +497,24 @@ def test_r41_notation_and_json_of_a_flip_set() -> None:
         with pytest.raises(InvalidMoveError) as info:
             parse_move(bad)
         assert f"at position {position}" in str(info.value)
+
+
+def test_r35_r41_a_malformed_flip_set_names_its_cells() -> None:
+    # NOTATION.md "Moves": a FlipSet's cells are a non-empty collection of distinct Cell values,
+    # kept in canonical order (row, then column); anything else is refused naming `cells`.
+    cells = [Cell(1, Energy.SOLAR), Cell(0, Energy.BIOMASS), Cell(0, Energy.SOLAR)]
+    canonical = (Cell(0, Energy.SOLAR), Cell(0, Energy.BIOMASS), Cell(1, Energy.SOLAR))
+    for collection in (tuple(cells), cells, set(cells), frozenset(cells)):
+        assert FlipSet(collection).cells == canonical
+    duplicate = (Cell(0, Energy.WIND), Cell(0, Energy.WIND))
+    for value, message in (
+        ("0S", "expected a tuple of Cell, got '0S'"),
+        (b"0S", "expected a tuple of Cell, got b'0S'"),
+        (5, "expected a tuple of Cell, got 5"),
+        ((Cell(0, Energy.SOLAR), "0G"), "expected Cell values, got str"),
+        ((), "a FlipSet flips at least one plant"),
+        (duplicate, f"each cell appears once, got {duplicate!r}"),
+    ):
+        with pytest.raises(InvalidMoveError) as caught:
+            FlipSet(value)
+        assert (caught.value.field, str(caught.value)) == ("cells", f"cells: {message}")
