@@ -122,14 +122,9 @@ impl fmt::Display for ReplayError {
 impl std::error::Error for ReplayError {}
 
 impl GameRecord {
+    /// The result's consistency with the rules. (The names are checked where each reader meets
+    /// them, at their own position or path, and by `record_game`.)
     fn check(&self) -> Result<(), (&'static str, String)> {
-        if let Some(players) = &self.players {
-            for name in players {
-                if !valid_name(name) {
-                    return Err(("players", format!("a name has 1 to {MAX_NAME} printable characters")));
-                }
-            }
-        }
         if let Some(r) = &self.result {
             r.check()?;
             let tiebreak =

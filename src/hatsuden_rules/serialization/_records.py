@@ -150,6 +150,11 @@ def _moves(value: object) -> tuple[Move, ...]:
     return moves
 
 
+def _is_name(name: str) -> bool:
+    """A player name: 1 to `_MAX_NAME` characters, each printable (NOTATION.md, "Game records")."""
+    return 0 < len(name) <= _MAX_NAME and is_printable(name)
+
+
 def _players(_: Any, attribute: attrs.Attribute[Any], value: object) -> None:
     if value is None:
         return
@@ -465,7 +470,7 @@ class _TextReader:
             first, first_at = self.tag("Player0")
             second, second_at = self.tag("Player1")
             for name, name_at in ((first, first_at), (second, second_at)):
-                if not 0 < len(name) <= _MAX_NAME or not is_printable(name):
+                if not _is_name(name):
                     raise self.error(f"a name has 1 to {_MAX_NAME} printable characters", name_at)
             players = (first, second)
         text, at = self.tag("Result")
@@ -648,7 +653,7 @@ def read_record(r: Reader, value: object, path: str) -> GameRecord:
     def names(v: object) -> tuple[str, str]:
         first, second = r.pair(v, f"{path}.players", r.str_)
         for k, name in enumerate((first, second)):
-            if not 0 < len(name) <= _MAX_NAME or not is_printable(name):
+            if not _is_name(name):
                 r.fail(f"{path}.players[{k}]", f"a name has 1 to {_MAX_NAME} printable characters")
         return (first, second)
 
