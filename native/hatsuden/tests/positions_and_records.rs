@@ -1,7 +1,9 @@
 //! Positions (R36) and the line and column of a record error (NOTATION.md, "Game records"):
 //! details no conformance vector reaches.
 
-use hatsuden::{from_json, new_game, parse_record, parse_state, to_json, Document, Rules, SplitMix64, State};
+use hatsuden::{
+    from_json, new_game, parse_record, parse_state, record_game, to_json, Document, Rules, SplitMix64, State,
+};
 
 /// States of a few random games, every ply.
 fn states() -> Vec<State> {
@@ -209,4 +211,107 @@ fn a_lone_surrogate_escape_reads_as_a_noncharacter() {
     assert_eq!(read(r#""\ud83d\n""#), format!("{LONE_SURROGATE}\n"));
     assert!(!hatsuden::printable::is_printable(LONE_SURROGATE));
     assert_eq!(hatsuden::printable::UNICODE_VERSION, "14.0.0");
+}
+
+/// A record's seed is `-` or a decimal in [0, 2**64) without leading zeros (NOTATION.md, "Game
+/// records"): one digit (`0` too), many digits and the largest seed are read; a leading zero,
+/// a sign, a letter, an empty seed and 2**64 are refused at the seed, each with its reason.
+#[test]
+fn a_record_seed_is_a_decimal_without_leading_zeros() {
+    let record = |seed: &str| {
+        format!(
+            "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n\
+             [Seed \"{seed}\"]\n[Result \"*\"]\n"
+        )
+    };
+    for (text, seed) in [("0", 0), ("7", 7), ("12", 12), ("907", 907), ("18446744073709551615", u64::MAX)] {
+        assert_eq!(parse_record(&record(text)).unwrap().seed, Some(seed), "{text}");
+    }
+    assert_eq!(parse_record(&record("-")).unwrap().seed, None);
+    let at = record("").find("[Seed ").unwrap() + "[Seed \"".len();
+    for (bad, reason) in [
+        ("05", "expected '-' or a decimal seed"),
+        ("00", "expected '-' or a decimal seed"),
+        ("+5", "expected '-' or a decimal seed"),
+        ("-1", "expected '-' or a decimal seed"),
+        ("1a", "expected '-' or a decimal seed"),
+        ("", "expected '-' or a decimal seed"),
+        ("18446744073709551616", "a seed is below 2**64"),
+        ("123456789012345678901", "a seed is below 2**64"),
+    ] {
+        let e = parse_record(&record(bad)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("record", at), "{bad:?}: {}", e.message);
+        assert!(e.message.contains(reason), "{bad:?}: {}", e.message);
+    }
+}
+
+/// A record's result must be one the rules can give (R29): a decision by total goes to the
+/// higher total, a tie-break decides equal totals only, the second-player rule makes player 1
+/// win. The text is refused at the result tag, the JSON document at the result's field.
+#[test]
+fn r29_a_record_result_is_possible() {
+    let tags = "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"5\"]\n";
+    let good = [
+        "winner=0 decided_by=total totals=5:3 end_reason=final_turn",
+        "winner=1 decided_by=total totals=2:4 end_reason=stall",
+        "winner=0 decided_by=city_points totals=3:3 end_reason=final_turn",
+        "winner=1 decided_by=second_player totals=3:3 end_reason=final_turn",
+    ];
+    let bad = [
+        ("winner=1 decided_by=total totals=5:3 end_reason=final_turn", "winner", "higher total"),
+        ("winner=0 decided_by=total totals=2:4 end_reason=final_turn", "winner", "higher total"),
+        ("winner=0 decided_by=total totals=3:3 end_reason=final_turn", "winner", "higher total"),
+        ("winner=1 decided_by=total totals=3:3 end_reason=final_turn", "winner", "higher total"),
+        ("winner=0 decided_by=city_points totals=4:3 end_reason=final_turn", "decided_by", "equal totals only"),
+        ("winner=1 decided_by=second_player totals=3:2 end_reason=final_turn", "decided_by", "equal totals only"),
+        ("winner=0 decided_by=second_player totals=3:3 end_reason=final_turn", "winner", "player 1 win"),
+    ];
+    let text = |result: &str| format!("{tags}[Result \"{result}\"]\n");
+    for result in good {
+        let read = parse_record(&text(result)).unwrap();
+        assert_eq!(hatsuden::records::format_record(&read).lines().nth(3), Some(&*format!("[Result \"{result}\"]")));
+    }
+    let at = text("").find("[Result ").unwrap() + "[Result \"".len();
+    for (result, field, reason) in bad {
+        let e = parse_record(&text(result)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("record", at), "{result}: {}", e.message);
+        assert!(e.message.contains(reason), "{result}: {}", e.message);
+        // The same result in a record document, refused at `$.result.<field>`.
+        let doc = hatsuden::records::record_doc(&parse_record(&text("*")).unwrap()).to_text();
+        let words: Vec<&str> = result.split(' ').map(|w| w.split('=').nth(1).unwrap()).collect();
+        let totals: Vec<&str> = words[2].split(':').collect();
+        let json = doc.replace(
+            "\"result\":null",
+            &format!(
+                "\"result\":{{\"winner\":{},\"decided_by\":\"{}\",\"totals\":[{},{}],\"end_reason\":\"{}\"}}",
+                words[0], words[1], totals[0], totals[1], words[3]
+            ),
+        );
+        assert_ne!(json, doc, "the document holds its result as null");
+        let e = hatsuden::records::record_from_json(&json).unwrap_err();
+        assert!(e.to_string().contains(&format!("$.result.{field}")), "{result}: {e}");
+    }
+}
+
+/// A seeded record of a game stopped inside a turn (NOTATION.md, "Game records"): the turn so
+/// far is written on its own numbered line, turn 1 for the first, and reads back.
+#[test]
+fn a_record_ends_with_the_turn_in_progress() {
+    let mut moves = Vec::new();
+    for plies in 1..6 {
+        let mut s = new_game(&Rules::STANDARD, Some(11)).unwrap();
+        let mut played = Vec::new();
+        for _ in 0..plies {
+            s.legal_moves(&mut moves);
+            played.push(moves[0]);
+            s = s.apply(moves[0]).unwrap();
+        }
+        let record = record_game(&Rules::STANDARD, Some(11), &played, None).unwrap();
+        let text = hatsuden::records::format_record(&record);
+        let last = text.lines().last().unwrap();
+        let turns = text.lines().filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit())).count();
+        assert!(last.starts_with(&format!("{turns}. ")), "{plies} plies: {text}");
+        assert!(turns >= 1 && last.starts_with(|c: char| c != '0'), "{plies} plies: {text}");
+        assert_eq!(parse_record(&text).unwrap().moves, played, "{plies} plies: {text}");
+    }
 }
