@@ -242,6 +242,19 @@ def _final_supplies(state: GameState) -> set[int]:
     return out
 
 
+def test_r41_only_a_rule_set_with_any_set_builds_the_sets_of_cells() -> None:
+    """The sets of cells a FlipSet may flip (R41) are built for ``overflow=ANY_SET`` only.
+
+    Under ``ONE_AT_A_TIME`` (R21) no FlipSet is ever legal, so its rule set holds no sets (a
+    rule set is built once per game and its tables are kept as long as a state of it exists).
+    """
+    assert Rules()._tables.flip_sets == ()
+    assert Rules(energies=3, overflow=Overflow.ONE_AT_A_TIME)._tables.flip_sets == ()
+    sets = any_set()._tables.flip_sets
+    assert len(sets) == 2  # one tuple a row
+    assert all(len(row) == 2**5 - 1 for row in sets)  # every non-empty set of the row's columns
+
+
 def test_r41_the_issue_example_one_at_a_time_never_reaches_10() -> None:
     # R21: one flip at a time, stopping as soon as the row is within tolerance: flipping a 1
     # stops at 11, flipping a 4 at 8; both 1s can never be flipped, so 10 is out of reach.

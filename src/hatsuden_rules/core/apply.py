@@ -344,7 +344,7 @@ def _placed(
     tech_hands: tuple[frozenset[Tech], frozenset[Tech]],
     next_phase: Phase | None,
     move: Move,
-    hidden: bool,
+    hidden: bool = False,
 ) -> GameState:
     """The state after an ACTION put a card on `cell` (R9).
 
@@ -423,7 +423,9 @@ def _end_turn(
     if hand is not hands[player]:  # else the same object: a checker sees it unchanged by `is`
         hands = (hand, hands[1]) if player == 0 else (hands[0], hand)
     if reason is None and trigger is state._end_trigger:  # the common case: fewer arguments
-        if discards is state._discards and known is state._known:  # a card from the deck
+        # A card from the deck (or none, EndTurn): the discards and the known cards change
+        # together, only when DrawFromDiscard takes a card, which becomes known (R22, R36).
+        if discards is state._discards:
             return _next_turn_drawn(
                 state,
                 current_player=1 - player,
@@ -444,13 +446,10 @@ def _end_turn(
             known=known,
             last_turn=turn,
         )
-    if (  # EndTurn (R22): no card moved, the commonest end of a game in a model check
-        hands is state._hands
-        and deck is state._deck
-        and discards is state._discards
-        and known is state._known
-        and rng is state._rng
-    ):
+    # EndTurn (R22): no card moved, the commonest end of a game in a model check. Every other
+    # turn ends with its draw, which puts a card into the hand (R22, R23): the hand is then a new
+    # object, and when it is not, nothing else moved either.
+    if hands is state._hands:
         return _next_turn_idle(
             state,
             phase=_ACTION if reason is None else _OVER,
@@ -552,9 +551,9 @@ def _construct(state: GameState, move: Construct) -> GameState:
         if _SECRET_BUILD not in held:
             illegal(state, move, "R11", "a secret Construct needs Secret Build in the tech hand")
         tech_hands = pair(tech_hands, player, held - {_SECRET_BUILD})
-        return _placed(state, hand, c, (SECRET, i), tech_hands, _TECH, move, True)  # R17 (b)
+        return _placed(state, hand, c, (SECRET, i), tech_hands, _TECH, move, hidden=True)  # R17 (b)
     top = t.card_value[i] == state.rules.max_value
-    return _placed(state, hand, c, (0, i), tech_hands, _TECH if top else None, move, False)
+    return _placed(state, hand, c, (0, i), tech_hands, _TECH if top else None, move)
 
 
 def _improve(state: GameState, move: Improve) -> GameState:
@@ -575,7 +574,7 @@ def _improve(state: GameState, move: Improve) -> GameState:
         )
     top = value[i] == state.rules.max_value
     next_phase = _TECH if top else None  # R17 (a)
-    return _placed(state, hand, c, raw + (i,), state._tech_hands, next_phase, move, False)
+    return _placed(state, hand, c, raw + (i,), state._tech_hands, next_phase, move)
 
 
 def _downsize(state: GameState, move: Downsize) -> GameState:
@@ -601,7 +600,7 @@ def _downsize(state: GameState, move: Downsize) -> GameState:
     tech_hands = pair(state._tech_hands, player, held - {_DOWN})
     # R21: a lower top never raises the row, so no overflow check.
     raw = (raw[0] | DOWNSIZED, *raw[1:], i)
-    return _placed(state, hand, c, raw, tech_hands, _DRAW, move, False)
+    return _placed(state, hand, c, raw, tech_hands, _DRAW, move)
 
 
 def _build_pylon(state: GameState, move: BuildPylon) -> GameState:
@@ -612,7 +611,7 @@ def _build_pylon(state: GameState, move: BuildPylon) -> GameState:
     if state._boards[state.current_player][c]:
         illegal(state, move, "R14", f"{move.cell} is occupied: a pylon needs an empty cell")
     # R21: a pylon is worth 0 and never raises the row.
-    return _placed(state, hand, c, (FACE_DOWN, i), state._tech_hands, _DRAW, move, True)
+    return _placed(state, hand, c, (FACE_DOWN, i), state._tech_hands, _DRAW, move, hidden=True)
 
 
 def _discard(state: GameState, move: Discard) -> GameState:

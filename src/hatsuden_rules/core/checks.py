@@ -87,7 +87,8 @@ def not_in_play(state: GameState, card: Card) -> str:
 def card_index(state: GameState, move: Move, card: Card) -> int:
     """The index of `card`, the card `move` names (R2)."""
     t = state.rules._tables
-    args = t.move_args.get(id(move))  # a prebuilt move: no hashing (see `_Tables.move_args`)
+    # A prebuilt move: no hashing (see `_Tables.move_args`); not mutated, as in `card_and_cell`.
+    args = t.move_args.get(id(move))  # pragma: no mutate
     if args is not None:
         return args[0]
     index = t.card_index.get(card)
@@ -109,14 +110,12 @@ def card_and_cell(
 ) -> tuple[int, int]:
     """The card and cell indices a move names (a prebuilt move costs one lookup)."""
     t = state.rules._tables
-    args = t.move_args.get(id(move))  # a prebuilt move: no hashing (see `_Tables.move_args`)
+    # A prebuilt move: no hashing (see `_Tables.move_args`). The lookup only saves work, so it
+    # is not mutated (MUTATION.md, "Excluded at the source").
+    args = t.move_args.get(id(move))  # pragma: no mutate
     if args is not None:
         return args
-    i = t.card_index.get(move.card)
-    c = t.cell_index.get(move.cell)
-    if i is None or c is None:
-        return card_index(state, move, move.card), cell_index(state, move, move.cell)
-    return i, c
+    return card_index(state, move, move.card), cell_index(state, move, move.cell)
 
 
 def take_from_hand(state: GameState, move: Move, card: int, rule: str) -> tuple[int, ...]:
@@ -178,7 +177,7 @@ def blur(known: tuple[int, ...]) -> tuple[int, ...]:
     known cards alone, never on the hidden card, so it cannot leak it.
     """
     out: list[int] = []
-    previous = -1
+    previous = -1  # pragma: no mutate (a sentinel: any value that is not a card index)
     for card in known:
         if card == previous:
             out.append(card)

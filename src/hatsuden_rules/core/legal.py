@@ -113,10 +113,12 @@ def _chance_weights(state: GameState) -> list[tuple[Move, int]]:
     t = state.rules._tables
     if state._chance is _TECH_CHANCE:
         deal_tech = t.deal_tech
-        return [(deal_tech[tech], 1) for tech in state._tech_deck]
+        # One of each tech card (R6): equal weights, so their common value is not observable
+        # (probabilities are weight / total) and is not mutated.
+        return [(deal_tech[tech], 1) for tech in state._tech_deck]  # pragma: no mutate
     deal = t.deal
     weighted: list[tuple[Move, int]] = []
-    previous = -1
+    previous = -1  # pragma: no mutate (a sentinel: any value that is not a card index)
     for i in state._deck:  # sorted, so equal cards are adjacent
         if i == previous:
             move, weight = weighted[-1]
@@ -164,7 +166,7 @@ def _action_moves(state: GameState) -> tuple[Move, ...]:
     distinct: tuple[int, ...] | list[int] = hand
     if len(hand) > 1:
         distinct = []
-        previous = -1
+        previous = -1  # pragma: no mutate (a sentinel: any value that is not a card index)
         for i in hand:
             if i != previous:
                 distinct.append(i)
@@ -192,7 +194,9 @@ def _action_moves(state: GameState) -> tuple[Move, ...]:
                     improves.append(improve)
                 elif down and top > v:  # R13
                     downsizes.append(downsize)
-    out = builds + improves + downsizes if improves or downsizes else builds
+    builds.extend(improves)
+    builds.extend(downsizes)
+    out = builds
 
     # Plain loops rather than comprehensions: a comprehension is a function call in Python 3.11,
     # which costs more than the few items these loops see.

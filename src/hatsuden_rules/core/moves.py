@@ -151,7 +151,7 @@ def _to_cells(value: object) -> tuple[Cell, ...]:
         raise InvalidMoveError("cells", "a FlipSet flips at least one plant")
     if len(set(cells)) != len(cells):
         raise InvalidMoveError("cells", f"each cell appears once, got {cells!r}")
-    return tuple(sorted(cells, key=_cell_key))
+    return tuple(sorted(cells))  # Cell orders by row, then by column (R41's canonical order)
 
 
 @attrs.frozen(slots=True, cache_hash=True)

@@ -138,12 +138,11 @@ class Rules:
 
         Left out at their defaults, so that every rule set of earlier versions keeps its repr.
         """
-        out = ""
-        if self.tech_timing is not TechTiming.KEEP:
-            out += f", tech_timing={self.tech_timing!r}"
-        if self.overflow is not Overflow.ONE_AT_A_TIME:
-            out += f", overflow={self.overflow!r}"
-        return out
+        timing = self.tech_timing
+        overflow = self.overflow
+        return (f", tech_timing={timing!r}" if timing is not TechTiming.KEEP else "") + (
+            f", overflow={overflow!r}" if overflow is not Overflow.ONE_AT_A_TIME else ""
+        )
 
     @property
     def energies_in_play(self) -> tuple[Energy, ...]:

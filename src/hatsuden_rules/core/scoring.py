@@ -115,7 +115,7 @@ def score(state: GameState) -> Score:
     energy_points = [0, 0]
     for e, energy in enumerate(t.energies):  # R27
         g0, g1 = generation[0][e], generation[1][e]
-        winner = None if g0 == g1 else (0 if g0 > g1 else 1)
+        winner = 0 if g0 > g1 else 1 if g1 > g0 else None  # the higher sum; a tie: nobody
         energy_winners.append(winner)
         if winner is not None:
             energy_points[winner] += 2 if state._smart is energy else 1  # R20
@@ -140,15 +140,19 @@ def score(state: GameState) -> Score:
             )
         )
     first, second = sheets
-    if first.total != second.total:  # R29
-        winner, decided_by = (0 if first.total > second.total else 1), _TOTAL
+    if first.total > second.total:  # R29: the higher total wins
+        winner, decided_by = 0, _TOTAL
+    elif second.total > first.total:
+        winner, decided_by = 1, _TOTAL
     else:
         if rules.tiebreak is _BY_SUPPLY:
             a, b, decided_by = sum(first.row_supply), sum(second.row_supply), _SUPPLY
         else:
             a, b, decided_by = first.city_points, second.city_points, _CITY_POINTS
-        if a != b:
-            winner = 0 if a > b else 1
+        if a > b:
+            winner = 0
+        elif b > a:
+            winner = 1
         else:
             winner, decided_by = 1, _SECOND_PLAYER
     return _score(

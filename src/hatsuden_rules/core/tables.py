@@ -145,15 +145,18 @@ class _Tables:
         # move object's id: `apply` finds them without hashing the move's Card and Cell (Python
         # __hash__ calls). These moves live as long as these tables, so while a state of these
         # rules exists no other object can have one of these ids; a move built by the user is
-        # not in here and is looked up by value.
+        # not in here and is looked up by value. Not mutated: `apply` falls back on the lookup by
+        # value for any move not in here (MUTATION.md, "Excluded at the source").
         self.move_args: dict[int, tuple[int, int]] = {}
-        for i, (targets, pylons) in enumerate(zip(self.targets, self.pylon, strict=True)):
+        args = self.move_args
+        per_card = zip(self.targets, self.pylon, strict=True)  # pragma: no mutate
+        for i, (targets, pylons) in enumerate(per_card):
             for c, *moves in targets:
-                self.move_args.update(dict.fromkeys(map(id, moves), (i, c)))
+                args.update(dict.fromkeys(map(id, moves), (i, c)))  # pragma: no mutate
             for c, pylon in enumerate(pylons):
-                self.move_args[id(pylon)] = (i, c)
+                args[id(pylon)] = (i, c)  # pragma: no mutate
             for move in (self.discard[i], self.take[i], self.deal[i]):
-                self.move_args[id(move)] = (i, -1)
+                args[id(move)] = (i, -1)  # pragma: no mutate
 
 
 def _flip_sets(
