@@ -22,7 +22,7 @@ what changed); the copies are refreshed and kept (mutmut's ``mutants/`` folder i
 every outcome), so running again continues a stopped run, and after a new commit tests again
 only the functions that changed.
 
-    python3 -m tools.mutation_core run [--stage fast|full]
+    python3 -m tools.mutation_core run [--stage fast|full] [--retest]
     python3 -m tools.mutation_core results
 """
 
@@ -125,15 +125,19 @@ def outcomes(work: Path) -> dict[str, str]:
     return found
 
 
-def run(stages: Sequence[str]) -> int:
-    """The stages asked for, in order; then the results."""
+def run(stages: Sequence[str], retest: bool = False) -> int:
+    """The stages asked for, in order; then the results.
+
+    With `retest`, stage 2 tests again every mutant stage 1 did not kill, even those it has judged
+    (after a change to the tests or to how they run, which mutmut cannot see).
+    """
     if "fast" in stages:
         mutmut(copy("fast"), "run", "--max-children", "2")
     if "full" in stages:
         left = [m for m, s in outcomes(BUILD / "fast").items() if s not in KILLED]
         work = copy("full")
         done = outcomes(work)  # mutmut forgets the outcomes of a function that changed
-        todo = sorted(m for m in left if done.get(m, "not checked") == "not checked")
+        todo = sorted(m for m in left if retest or done.get(m, "not checked") == "not checked")
         print(f"stage 2: {len(left)} mutants not killed by the fast tests, {len(todo)} to test")
         if todo:
             mutmut(work, "run", "--max-children", "2", *todo)
@@ -168,10 +172,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     one = commands.add_parser("run", help="both stages (or one), continuing a stopped run")
     one.add_argument("--stage", choices=("fast", "full"), help="only this stage")
+    one.add_argument(
+        "--retest",
+        action="store_true",
+        help="stage 2: test again the mutants it has judged (after a change to the tests)",
+    )
     commands.add_parser("results", help="both stages' outcomes: the score and every survivor")
     args = parser.parse_args(argv)
     if args.command == "run":
-        return run((args.stage,) if args.stage else ("fast", "full"))
+        return run((args.stage,) if args.stage else ("fast", "full"), args.retest)
     return results()
 
 
