@@ -40,3 +40,22 @@ fn a_record_request_takes_two_names_or_none() {
     assert_eq!(refused_field(&record(r#"["Ann","a\u200bb"]"#)), "players[1]");
     assert_eq!(refused_field(&record(r#"["\ud800","Bo"]"#)), "players[0]");
 }
+
+/// CONFORMANCE.md, "Protocol": `serve` answers every request line with one response line, in
+/// order, and skips blank lines; a line that is not JSON still gets its (error) response.
+#[test]
+fn serve_answers_one_line_per_request_and_skips_blank_lines() {
+    let input = "{\"id\":\"a\",\"kind\":\"hello\"}\n\n   \nnot json\n{\"id\":\"b\",\"kind\":\"hello\"}\n";
+    let mut output = Vec::new();
+    hatsuden::adapter::serve(input.as_bytes(), &mut output).expect("in-memory input and output");
+    let text = String::from_utf8(output).expect("UTF-8");
+    assert!(text.ends_with('\n'), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    let responses: Vec<Json> = lines.iter().map(|l| parse(l).expect("a JSON response")).collect();
+    assert_eq!(responses[0].get("id").and_then(Json::as_str), Some("a"));
+    assert_eq!(responses[0].get("ok"), Some(&Json::Bool(true)), "{}", lines[0]);
+    assert_eq!(responses[1].get("ok"), Some(&Json::Bool(false)), "{}", lines[1]);
+    assert_eq!(responses[2].get("id").and_then(Json::as_str), Some("b"));
+    assert_eq!(responses[2].get("ok"), Some(&Json::Bool(true)), "{}", lines[2]);
+}
