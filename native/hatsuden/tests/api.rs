@@ -196,3 +196,20 @@ fn records_round_trip_and_replay() {
         assert_eq!((e.field.as_str(), e.ply), ("moves[0]", Some(1)));
     }
 }
+
+/// `playout` plays at most `max_plies` plies (R33's sampler choosing each), and the state's
+/// `Debug` is its notation (what a failing assertion shows).
+#[test]
+fn playout_stops_at_max_plies_and_debug_is_the_notation() {
+    let mut buf = Vec::new();
+    for max in [0, 1, 5, 30] {
+        let mut g = SplitMix64::new(max as u64);
+        let (end, plies) = standard().playout(&mut g, max, &mut buf);
+        assert_eq!(plies, max, "a standard game lasts longer than {max} plies");
+        assert!(!end.is_over());
+    }
+    let mut g = SplitMix64::new(9);
+    let (end, plies) = standard().playout(&mut g, 10_000, &mut buf);
+    assert!(end.is_over() && plies < 10_000);
+    assert_eq!(format!("{end:?}"), format_state(&end));
+}

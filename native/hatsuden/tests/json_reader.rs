@@ -35,3 +35,36 @@ fn a_value_of_the_wrong_type_is_named_with_its_type() {
     assert_eq!(message(&rules("null")), "$.techs: expected an array, got null");
     assert_eq!(message(&rules("true")), "$.techs: expected an array, got a boolean");
 }
+
+/// A value nested deeper than `MAX_DEPTH` (the top level is depth 0) is refused, in arrays as in
+/// objects (the reader recurses once a level; a document of the protocol nests a few levels).
+#[test]
+fn nesting_deeper_than_the_limit_is_refused_in_arrays_and_objects() {
+    let deep = hatsuden::json::MAX_DEPTH;
+    let arrays = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    let objects = |n: usize| format!("{}1{}", "{\"a\":".repeat(n), "}".repeat(n));
+    for nested in [arrays, objects] {
+        assert!(parse(&nested(deep)).is_ok(), "{}", nested(deep));
+        assert_eq!(parse(&nested(deep + 1)).unwrap_err(), "nesting too deep");
+        assert_eq!(parse(&nested(deep * 4)).unwrap_err(), "nesting too deep");
+    }
+}
+
+/// A document names its type among the six the library reads (NOTATION.md, "JSON documents"):
+/// another known type is "expected a <type> document", an unknown one is told the six.
+#[test]
+fn a_document_of_an_unknown_type_is_told_the_known_types() {
+    for (doc, message) in [
+        (r#"{"type":"move","format_version":1}"#, "expected a state document, got 'move'"),
+        (r#"{"type":"game","format_version":1}"#, "must be one of rules, move, state, score, observation, record"),
+        (r#"{"type":7,"format_version":1}"#, "must be one of rules, move, state, score, observation, record"),
+    ] {
+        match hatsuden::from_json(doc, Some("state")) {
+            Err(hatsuden::Error::Json(e)) => {
+                assert_eq!(e.path, "$.type", "{doc}");
+                assert!(e.to_string().contains(message), "{doc}: {e}");
+            }
+            other => panic!("{doc}: expected a JSON document error, got {other:?}"),
+        }
+    }
+}

@@ -147,7 +147,7 @@ fn r1_r2_a_turn_log_names_only_what_is_in_play() {
     let seen = hatsuden::format_observation(&hatsuden::observe(&state, 1));
     assert!(seen.contains("last_turn=[X S1, DD, "), "{seen}");
     let at = text.find("last_turn=").unwrap() + "last_turn=[".len(); // the first move
-    for bad in ["X H1", "P S1 1H", "F 0H", "M H"] {
+    for bad in ["X H1", "P S1 1H", "F 0H", "FS 0S+0H", "M H"] {
         let e = parse_state(&text.replace("X S1", bad)).unwrap_err();
         assert_eq!((e.field.as_str(), e.position), ("last_turn", at), "{bad}: {}", e.message);
         let e = hatsuden::parse_observation(&seen.replace("X S1", bad)).unwrap_err();
