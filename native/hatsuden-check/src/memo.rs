@@ -17,10 +17,6 @@ pub struct ScoreMemo {
     grids: Vec<Stack>,
     /// Whether the memo remembers (not [`ScoreMemo::none`]).
     on: bool,
-    /// The slot last found or filled: consecutive states of a layer are mostly siblings, which
-    /// often share their grids and Smart column, so it is compared first (it is in the cache,
-    /// where a probe by hash reads 13 MB at random).
-    last: usize,
 }
 
 /// Where a state's grids go in the memo: what [`ScoreMemo::probe`] found missing.
@@ -35,7 +31,7 @@ impl ScoreMemo {
 
     /// A memo that remembers nothing (every state is checked).
     pub fn none() -> ScoreMemo {
-        ScoreMemo { rules: None, cells: 0, tags: Vec::new(), grids: Vec::new(), on: false, last: 0 }
+        ScoreMemo { rules: None, cells: 0, tags: Vec::new(), grids: Vec::new(), on: false }
     }
 
     /// An empty memo.
@@ -67,32 +63,20 @@ impl ScoreMemo {
             self.cells = 2 * n;
             self.tags = vec![(u64::MAX, None); Self::SLOTS];
             self.grids = vec![Stack::default(); Self::SLOTS * 2 * n];
-            self.last = 0;
-        }
-        if self.matches(self.last, s) {
-            return Ok(());
         }
         let hash = Self::hash(s);
         let slot = hash as usize % Self::SLOTS;
-        if self.tags[slot].0 == hash && self.matches(slot, s) {
-            self.last = slot;
+        let (h, smart) = self.tags[slot];
+        let grids = &self.grids[slot * self.cells..(slot + 1) * self.cells];
+        if h == hash
+            && smart == s.smart()
+            && same_stacks(&grids[..n], s.board(0))
+            && same_stacks(&grids[n..], s.board(1))
+        {
             Ok(())
         } else {
             Err(Some(Miss { slot, hash }))
         }
-    }
-
-    /// Whether `slot` holds the grids and Smart column of `s`, compared whole (an empty slot,
-    /// tagged `u64::MAX`, holds none).
-    #[inline]
-    fn matches(&self, slot: usize, s: &State) -> bool {
-        let n = self.cells / 2;
-        let (h, smart) = self.tags[slot];
-        let grids = &self.grids[slot * self.cells..(slot + 1) * self.cells];
-        h != u64::MAX
-            && smart == s.smart()
-            && same_stacks(&grids[..n], s.board(0))
-            && same_stacks(&grids[n..], s.board(1))
     }
 
     /// Remember that the score of `s` (the state of the [`ScoreMemo::probe`] that gave `miss`)
@@ -100,7 +84,6 @@ impl ScoreMemo {
     pub(crate) fn insert(&mut self, miss: Miss, s: &State) {
         let n = self.cells / 2;
         self.tags[miss.slot] = (miss.hash, s.smart());
-        self.last = miss.slot;
         let grids = &mut self.grids[miss.slot * self.cells..(miss.slot + 1) * self.cells];
         grids[..n].copy_from_slice(s.board(0));
         grids[n..].copy_from_slice(s.board(1));
