@@ -233,13 +233,14 @@ pub(crate) fn cycle_violation(engine: &Engine, store: &Store, cycle: &[(u64, usi
 }
 
 /// `out[k] = lookup(key k of bytes)` ([`KEY_BYTES`] a key), the lookups made in the order of
-/// the keys' top [`GROUP_BITS`] bits (a stable counting sort by them), in one part of `bytes` a
-/// worker: each worker sorts its part and then reads the visited set from its start to its end,
+/// the keys' top [`GROUP_BITS`] bits (a stable counting sort by them), in parts of `bytes` taken
+/// by the workers: each part is sorted and then reads the visited set from its start to its end,
 /// a few keys a super-shard, instead of at random. At most 2^32 keys.
 fn sorted_lookups<T: Send>(bytes: &[u8], lookup: impl Fn(u128) -> T + Sync, out: &mut [T]) {
     let n = bytes.len() / KEY_BYTES;
     debug_assert_eq!(out.len(), n);
-    let per = n.div_ceil(rayon::current_num_threads().max(1)).max(1);
+    // Eight parts a worker, so that a worker slowed down by others leaves its parts to the rest.
+    let per = n.div_ceil(8 * rayon::current_num_threads().max(1)).max(1);
     out.par_chunks_mut(per).zip(bytes.par_chunks(per * KEY_BYTES)).for_each(|(out, bytes)| {
         let keys: Vec<u128> = bytes.chunks_exact(KEY_BYTES).map(key_from).collect();
         let group = |key: u128| (key >> (64 + SHARD_BITS - GROUP_BITS)) as usize;
