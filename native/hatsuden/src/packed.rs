@@ -710,8 +710,7 @@ mod tests {
     fn long_stacks_keep_the_layout() {
         let mut g = SplitMix64::new(3);
         for max_value in [4, 6, 8] {
-            let rules =
-                Rules { energies: 1, max_value, city_demand: max_value - 1, hand_size: 2, ..Rules::STANDARD };
+            let rules = Rules { energies: 1, max_value, city_demand: max_value - 1, hand_size: 2, ..Rules::STANDARD };
             let packer = Packer::new(&rules, false).unwrap();
             assert!(packer.stack_word);
             let (mut a, mut b) = (vec![0u64; packer.words()], vec![0u64; packer.words()]);
