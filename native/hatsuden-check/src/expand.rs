@@ -208,7 +208,8 @@ impl Engine {
                 // soundness replays (R36) make one step a state of their path.
                 let ok = full.apply_mut(real).is_ok() && stored.apply_mut(m).is_ok();
                 assert!(ok, "a recorded move refused");
-                let (_, swaps) = self.pack_stored(&stored, &mut scratch);
+                // Without symmetry the stored state is the state itself (no swaps): no pack.
+                let swaps = if self.symmetry { self.pack_stored(&stored, &mut scratch).1 } else { 0 };
                 apply_mask_mut(&mut stored, swaps);
                 self.store_in_place(&mut stored);
                 mask ^= swaps;
