@@ -208,7 +208,8 @@ impl Engine {
                 // soundness replays (R36) make one step a state of their path.
                 let ok = full.apply_mut(real).is_ok() && stored.apply_mut(m).is_ok();
                 assert!(ok, "a recorded move refused");
-                let (_, swaps) = self.pack_stored(&stored, &mut scratch);
+                // Without symmetry the stored state is the state itself (no swaps): no pack.
+                let swaps = if self.symmetry { self.pack_stored(&stored, &mut scratch).1 } else { 0 };
                 apply_mask_mut(&mut stored, swaps);
                 self.store_in_place(&mut stored);
                 mask ^= swaps;
@@ -387,20 +388,41 @@ pub(crate) fn emit_kept(
         sum = sum.wrapping_add(record_key(r));
     }
     // Blocks of 2^16 transitions in parallel (each finds its first state by a binary search),
-    // joined in order.
+    // each writing its states straight into its own part of the outputs (the parts follow
+    // from the blocks' counts of marked transitions).
     const BLOCK_WORDS: usize = 1 << 10;
-    let blocks: Vec<(Emitted, u128)> = marks
+    let counts: Vec<usize> =
+        marks.chunks(BLOCK_WORDS).map(|block| block.iter().map(|x| x.count_ones() as usize).sum()).collect();
+    let n: usize = counts.iter().sum();
+    if n != records.len() {
+        return Err("internal error: the kept successors are not the new states".into());
+    }
+    let mut packed = vec![0u64; n * w];
+    let mut parents = vec![0u8; n * 8];
+    let mut keys = vec![0u8; n * KEY_BYTES];
+    let mut parts = Vec::with_capacity(counts.len());
+    {
+        let (mut p, mut q, mut k) = (&mut packed[..], &mut parents[..], &mut keys[..]);
+        for &c in &counts {
+            let (a, rest) = std::mem::take(&mut p).split_at_mut(c * w);
+            p = rest;
+            let (b, rest) = std::mem::take(&mut q).split_at_mut(c * 8);
+            q = rest;
+            let (d, rest) = std::mem::take(&mut k).split_at_mut(c * KEY_BYTES);
+            k = rest;
+            parts.push((a, b, d));
+        }
+    }
+    let sums: Vec<u128> = marks
         .par_chunks(BLOCK_WORDS)
+        .zip(parts.into_par_iter())
         .enumerate()
-        .map(|(b, block)| {
-            let count = block.iter().map(|x| x.count_ones() as usize).sum::<usize>();
-            let mut packed = Vec::with_capacity(count * w);
-            let mut parents = Vec::with_capacity(count * 8);
-            let mut keys = Vec::with_capacity(count * KEY_BYTES);
+        .map(|(b, (block, (packed, parents, keys)))| {
             let mut sum = 0u128;
             let base = b * BLOCK_WORDS;
             // The state whose transitions hold the block's first one.
             let mut k = first_edge.partition_point(|&e| e as usize <= base * 64).saturating_sub(1);
+            let mut j = 0;
             for (i, &word) in block.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
@@ -413,24 +435,19 @@ pub(crate) fn emit_kept(
                     let slot = &succ[t * w..t * w + w];
                     let key = fingerprint(slot);
                     sum = sum.wrapping_add(key);
-                    packed.extend_from_slice(slot);
-                    parents.extend_from_slice(&((layer_start + k as u64) | rank << 56).to_le_bytes());
-                    keys.extend_from_slice(&key_bytes(key));
+                    packed[j * w..j * w + w].copy_from_slice(slot);
+                    parents[j * 8..j * 8 + 8].copy_from_slice(&((layer_start + k as u64) | rank << 56).to_le_bytes());
+                    keys[j * KEY_BYTES..(j + 1) * KEY_BYTES].copy_from_slice(&key_bytes(key));
+                    j += 1;
                 }
             }
-            ((packed, parents, keys), sum)
+            sum
         })
         .collect();
-    let mut packed = Vec::with_capacity(records.len() * w);
-    let mut parents = Vec::with_capacity(records.len() * 8);
-    let mut keys = Vec::with_capacity(records.len() * KEY_BYTES);
-    for ((p, q, k), part) in blocks {
-        packed.extend_from_slice(&p);
-        parents.extend_from_slice(&q);
-        keys.extend_from_slice(&k);
+    for part in sums {
         sum = sum.wrapping_sub(part);
     }
-    if sum != 0 || packed.len() != records.len() * w {
+    if sum != 0 {
         return Err("internal error: the kept successors are not the new states".into());
     }
     Ok((packed, parents, keys))

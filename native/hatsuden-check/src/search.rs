@@ -16,11 +16,13 @@
 //! The visited set is 2^20 shards of sorted 64-bit words: a state's fingerprint is 128 bits of
 //! a hash of its packed form, of which the top 20 choose the shard and the low 64 are stored:
 //! 84 bits of identity for 8 bytes a state. Memory at the peak is about 8 bytes per visited
-//! state plus 16 bytes per successor record of the layer being searched; everything else is on disk.
+//! state plus 16 bytes per successor record of the layer being searched; everything else (the
+//! frontier, parent records, keys and transitions: `src/store.rs`) is on disk, or in memory
+//! when no checkpoint is kept and it fits in [`Options::store_budget`].
 
 use crate::expand::{compact, emit_kept, record_key, record_link, Counts, Engine, Found, Pass1, Record, MAX_NUMBER};
 use crate::props::{decision_name, phase_name, Props, KIND_NAMES};
-use crate::store::{peak_rss_bytes, read_words, rss_bytes, write_words, Store, NO_PARENT};
+use crate::store::{peak_rss_bytes, rss_bytes, Layer, Parents, Sink, Store, NO_PARENT};
 pub use crate::table::{fingerprint, FINGERPRINT_BITS, SHARD_BITS};
 use crate::table::{key_bytes, key_from, Visited, KEY_BYTES};
 use crate::termination::{cycle_violation, termination, Graph};
@@ -29,8 +31,7 @@ use hatsuden::{new_game, Rules};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufReader, BufWriter, Read, Write};
-use std::os::unix::fs::FileExt;
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -75,6 +76,10 @@ pub struct Options {
     /// an eighth of `max_memory`, else 1 GiB); beyond them pass 2 rebuilds each new state from
     /// its parent. `Some(0)` always rebuilds.
     pub successor_budget: Option<u64>,
+    /// Bytes of the run's data (frontier layer, parent records, keys, transitions) kept in
+    /// memory when no `checkpoint` is given (default: an eighth of `max_memory`, else 256
+    /// MiB); past them the data goes to files in the run's directory. `Some(0)`: files always.
+    pub store_budget: Option<u64>,
 }
 
 impl Default for Options {
@@ -93,6 +98,7 @@ impl Default for Options {
             max_depth: None,
             symmetry: false,
             successor_budget: None,
+            store_budget: None,
         }
     }
 }
@@ -256,6 +262,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let mut layer_sizes: Vec<u64>;
     let mut elapsed_before = 0.0f64;
     let mut store;
+    let mut frontier: Layer;
+    let store_budget = opts.store_budget.unwrap_or_else(|| opts.max_memory.map_or(256 << 20, |m| m / 8));
     if opts.resume {
         let meta = fs::read_to_string(&meta_path).map_err(|e| e.to_string())?;
         let mut lines = meta.lines();
@@ -287,12 +295,13 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         store = Store {
             dir: dir.clone(),
             owned,
-            parents: open("parents.u64", Some(states * 8)),
+            parents: Parents::File(open("parents.u64", Some(states * 8))),
             parents_len: states,
-            out: BufWriter::new(open("edges_src.bin", Some(edges_src))),
-            dst: BufWriter::new(open("edges_dst.bin", Some(edges_dst))),
-            keys: BufWriter::new(open("keys.bin", Some(states * KEY_BYTES as u64))),
+            out: Sink::file(open("edges_src.bin", Some(edges_src))),
+            dst: Sink::file(open("edges_dst.bin", Some(edges_dst))),
+            keys: Sink::file(open("keys.bin", Some(states * KEY_BYTES as u64))),
         };
+        frontier = Layer::File(store.layer(depth));
         // Rebuild the visited set from the keys of every state, 2^26 keys (1 GB) at a time.
         let mut f = BufReader::with_capacity(1 << 22, File::open(dir.join("keys.bin")).map_err(|e| e.to_string())?);
         let step = 1u64 << 26;
@@ -310,20 +319,25 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let packed = root_packed;
         let key = fingerprint(&packed);
         visited.merge(&[key]);
-        store = Store {
-            dir: dir.clone(),
-            owned,
-            parents: open("parents.u64", None),
-            parents_len: 0,
-            out: BufWriter::new(open("edges_src.bin", None)),
-            dst: BufWriter::new(open("edges_dst.bin", None)),
-            keys: BufWriter::new(open("keys.bin", None)),
+        store = if opts.checkpoint.is_none() && store_budget > 0 {
+            // No checkpoint: the run's data stays in memory while it fits in the budget.
+            Store::in_memory(dir.clone(), owned)
+        } else {
+            Store {
+                dir: dir.clone(),
+                owned,
+                parents: Parents::File(open("parents.u64", None)),
+                parents_len: 0,
+                out: Sink::file(open("edges_src.bin", None)),
+                dst: Sink::file(open("edges_dst.bin", None)),
+                keys: Sink::file(open("keys.bin", None)),
+            }
         };
-        store.parents.write_all_at(&NO_PARENT.to_le_bytes(), 0).map_err(|e| e.to_string())?;
-        store.parents_len = 1;
+        store.push_parents(&NO_PARENT.to_le_bytes()).map_err(|e| e.to_string())?;
         store.keys.write_all(&key_bytes(key)).map_err(|e| e.to_string())?;
-        let mut f = File::create(store.layer(0)).map_err(|e| e.to_string())?;
-        write_words(&mut f, &packed);
+        let mut first = store.layer_writer(0).map_err(|e| e.to_string())?;
+        first.write(&packed);
+        frontier = first.finish().map_err(|e| e.to_string())?;
         depth = 0;
         states = 1;
         layer_sizes = Vec::new();
@@ -340,8 +354,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         lap = Instant::now();
     };
     loop {
-        let layer_path = store.layer(depth);
-        let size = fs::metadata(&layer_path).map(|m| m.len()).unwrap_or(0) / (w as u64 * 8);
+        let size = frontier.words() / w as u64;
         if size == 0 {
             break;
         }
@@ -361,11 +374,11 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let mut first_edge: Vec<u64> = vec![0];
         let mut dedup_at = 1usize << 22;
         let mut compacted = 0usize;
-        let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
+        let mut reader = frontier.reader().map_err(|e| e.to_string())?;
         let mut done = 0u64;
         while done < size {
             let count = (size - done).min(BATCH as u64) as usize;
-            let words = read_words(&mut reader, count, w);
+            let words = reader.batch(count, w);
             let first = layer_start + done;
             let results: Vec<Pass1> = words
                 .par_chunks(CHUNK * w)
@@ -422,7 +435,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let new_count = candidates.len() as u64;
         tick(1, &mut clock);
         layer_sizes.push(size);
-        let next_path = store.layer(depth + 1);
+        let mut next = store.layer_writer(depth + 1).map_err(|e| e.to_string())?;
         if new_count > 0 {
             // The new keys (sorted) join the visited set; then the records are sorted by parent
             // and rank, the order in which pass 2 emits them (the numbering of a sequential BFS).
@@ -432,24 +445,22 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             }
             tick(2, &mut clock);
             // Pass 2: pack the next layer from the parents, in order.
-            let mut next = BufWriter::with_capacity(1 << 22, File::create(&next_path).map_err(|e| e.to_string())?);
             if keep {
                 // The successors were kept: copy the new ones, in transition order.
                 let (packed, parent_bytes, keys) = emit_kept(&candidates, &first_edge, &succ, w, layer_start)?;
-                write_words(&mut next, &packed);
+                next.write(&packed);
                 store.keys.write_all(&keys).map_err(|e| e.to_string())?;
-                store.parents.write_all_at(&parent_bytes, store.parents_len * 8).map_err(|e| e.to_string())?;
-                store.parents_len += new_count;
+                store.push_parents(&parent_bytes).map_err(|e| e.to_string())?;
                 drop((succ, first_edge));
             }
-            let mut reader = BufReader::with_capacity(1 << 22, File::open(&layer_path).map_err(|e| e.to_string())?);
+            let mut reader = frontier.reader().map_err(|e| e.to_string())?;
             let mut done = 0u64;
             let mut parent_bytes: Vec<u8> = Vec::new();
             let mut emitted = if keep { new_count } else { 0 };
             let mut at = 0usize;
             while done < size && !keep {
                 let count = (size - done).min(BATCH as u64) as usize;
-                let words = read_words(&mut reader, count, w);
+                let words = reader.batch(count, w);
                 let first = layer_start + done;
                 let end = at + candidates[at..].partition_point(|r| record_link(r) >> 8 < first + count as u64);
                 let records = &candidates[at..end];
@@ -465,29 +476,26 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                     })
                     .collect();
                 for (packed, parents, keys) in results {
-                    write_words(&mut next, &packed);
+                    next.write(&packed);
                     for p in &parents {
                         parent_bytes.extend_from_slice(&p.to_le_bytes());
                     }
                     store.keys.write_all(&keys).map_err(|e| e.to_string())?;
                     emitted += parents.len() as u64;
                 }
-                store.parents.write_all_at(&parent_bytes, store.parents_len * 8).map_err(|e| e.to_string())?;
-                store.parents_len += (parent_bytes.len() / 8) as u64;
+                store.push_parents(&parent_bytes).map_err(|e| e.to_string())?;
                 parent_bytes.clear();
                 at = end;
                 done += count as u64;
                 peak = peak.max(rss_bytes());
             }
-            next.flush().map_err(|e| e.to_string())?;
             if emitted != new_count {
                 return Err(format!("internal error: {emitted} states emitted for {new_count} new fingerprints"));
             }
             drop(candidates);
             tick(3, &mut clock);
-        } else {
-            File::create(&next_path).map_err(|e| e.to_string())?;
         }
+        let mut next = next.finish().map_err(|e| e.to_string())?;
         states += new_count;
         depth += 1;
         peak = peak.max(peak_rss_bytes());
@@ -495,8 +503,12 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         store.out.flush().map_err(|e| e.to_string())?;
         store.dst.flush().map_err(|e| e.to_string())?;
         store.keys.flush().map_err(|e| e.to_string())?;
-        let edges_src = store.out.get_ref().metadata().map(|m| m.len()).unwrap_or(0);
-        let edges_dst = store.dst.get_ref().metadata().map(|m| m.len()).unwrap_or(0);
+        if store.is_memory() && store.memory(&next) > store_budget {
+            // Past the budget: the data so far goes to files, and the run goes on with them.
+            store.spill(&mut next, depth).map_err(|e| e.to_string())?;
+        }
+        let edges_src = store.out.written().map_err(|e| e.to_string())?;
+        let edges_dst = store.dst.written().map_err(|e| e.to_string())?;
         let seconds = elapsed_before + start.elapsed().as_secs_f64();
         let mut meta = format!("{identity}\n{depth} {states} {edges_src} {edges_dst} {}\n", seconds.to_bits());
         meta += &counts.to_vec().iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
@@ -509,7 +521,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let tmp = dir.join("meta.txt.new");
         fs::write(&tmp, meta).map_err(|e| e.to_string())?;
         fs::rename(&tmp, &meta_path).map_err(|e| e.to_string())?;
-        let _ = fs::remove_file(&layer_path);
+        std::mem::replace(&mut frontier, next).remove();
         tick(4, &mut clock);
         if opts.progress {
             let secs = layer_clock.elapsed().as_secs_f64();

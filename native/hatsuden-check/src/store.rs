@@ -1,36 +1,294 @@
-//! The files of a run: the frontier layers, parent records, keys and transitions on disk.
+//! The data of a run: the frontier layers, parent records, keys and transitions. They go to
+//! files in the run's directory when it is a checkpoint (`--checkpoint`), and otherwise stay in
+//! memory while they fit in the run's memory budget ([`crate::search::Options::store_budget`]);
+//! past it they are moved to files and the run goes on there ([`Store::spill`]). Either way the
+//! search reads and writes the same bytes in the same order.
 
+use std::borrow::Cow;
 use std::fs::{self, File};
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::os::unix::fs::FileExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The parent record of the initial state.
 pub(crate) const NO_PARENT: u64 = u64::MAX;
 
-/// The files of a run.
+/// Append-only bytes of a run (out-degrees, successor keys, state keys): a file, or memory.
+pub(crate) enum Sink {
+    File(BufWriter<File>),
+    Memory(Vec<u8>),
+}
+
+impl Sink {
+    pub(crate) fn file(f: File) -> Sink {
+        Sink::File(BufWriter::with_capacity(1 << 20, f))
+    }
+
+    /// Bytes written so far (a file is flushed first).
+    pub(crate) fn written(&mut self) -> io::Result<u64> {
+        match self {
+            Sink::File(f) => {
+                f.flush()?;
+                Ok(f.get_ref().metadata()?.len())
+            }
+            Sink::Memory(v) => Ok(v.len() as u64),
+        }
+    }
+
+    /// Bytes held in memory.
+    fn memory(&self) -> u64 {
+        match self {
+            Sink::File(_) => 0,
+            Sink::Memory(v) => v.capacity() as u64,
+        }
+    }
+
+    /// Move the bytes held in memory to a new file at `path`; later writes go there.
+    fn spill(&mut self, path: &Path) -> io::Result<()> {
+        if let Sink::Memory(v) = self {
+            let mut f = BufWriter::with_capacity(1 << 20, File::create(path)?);
+            f.write_all(v)?;
+            *self = Sink::File(f);
+        }
+        Ok(())
+    }
+
+    /// A reader of every byte written, from the first (a file must have been flushed).
+    pub(crate) fn reader(&self, path: &Path) -> io::Result<Box<dyn Read + '_>> {
+        Ok(match self {
+            Sink::File(_) => Box::new(BufReader::with_capacity(1 << 22, File::open(path)?)),
+            Sink::Memory(v) => Box::new(&v[..]),
+        })
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::File(f) => f.write(buf),
+            Sink::Memory(v) => {
+                v.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Sink::File(f) => f.write_all(buf),
+            Sink::Memory(v) => {
+                v.extend_from_slice(buf);
+                Ok(())
+            }
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::File(f) => f.flush(),
+            Sink::Memory(_) => Ok(()),
+        }
+    }
+}
+
+/// Each state's parent record (`number | rank << 56`, [`NO_PARENT`] for the root), by number.
+pub(crate) enum Parents {
+    File(File),
+    Memory(Vec<u64>),
+}
+
+/// A frontier layer: packed states in number order.
+pub(crate) enum Layer {
+    File(PathBuf),
+    Memory(Vec<u64>),
+}
+
+impl Layer {
+    /// Words in the layer.
+    pub(crate) fn words(&self) -> u64 {
+        match self {
+            Layer::File(p) => fs::metadata(p).map(|m| m.len()).unwrap_or(0) / 8,
+            Layer::Memory(v) => v.len() as u64,
+        }
+    }
+
+    /// A reader of the layer from its first state.
+    pub(crate) fn reader(&self) -> io::Result<LayerReader<'_>> {
+        Ok(match self {
+            Layer::File(p) => LayerReader::File(BufReader::with_capacity(1 << 22, File::open(p)?)),
+            Layer::Memory(v) => LayerReader::Memory(v),
+        })
+    }
+
+    /// The layer is done with: its file is removed.
+    pub(crate) fn remove(self) {
+        if let Layer::File(p) = self {
+            let _ = fs::remove_file(p);
+        }
+    }
+
+    fn memory(&self) -> u64 {
+        match self {
+            Layer::File(_) => 0,
+            Layer::Memory(v) => v.capacity() as u64 * 8,
+        }
+    }
+
+    /// A layer held in memory is written to `path`, and read from there.
+    fn spill(&mut self, path: PathBuf) -> io::Result<()> {
+        if let Layer::Memory(v) = self {
+            let mut f = BufWriter::with_capacity(1 << 22, File::create(&path)?);
+            write_words(&mut f, v);
+            f.flush()?;
+            *self = Layer::File(path);
+        }
+        Ok(())
+    }
+}
+
+/// Reads a layer a batch of states at a time.
+pub(crate) enum LayerReader<'a> {
+    File(BufReader<File>),
+    Memory(&'a [u64]),
+}
+
+impl<'a> LayerReader<'a> {
+    /// The next `count` states of `w` words (read from the file, or borrowed from memory).
+    pub(crate) fn batch(&mut self, count: usize, w: usize) -> Cow<'a, [u64]> {
+        match self {
+            LayerReader::File(f) => Cow::Owned(read_words(f, count, w)),
+            LayerReader::Memory(rest) => {
+                let (head, tail) = rest.split_at(count * w);
+                *rest = tail;
+                Cow::Borrowed(head)
+            }
+        }
+    }
+}
+
+/// Writes the next layer.
+pub(crate) enum LayerWriter {
+    File(BufWriter<File>, PathBuf),
+    Memory(Vec<u64>),
+}
+
+impl LayerWriter {
+    pub(crate) fn write(&mut self, words: &[u64]) {
+        match self {
+            LayerWriter::File(f, _) => write_words(f, words),
+            LayerWriter::Memory(v) => v.extend_from_slice(words),
+        }
+    }
+    pub(crate) fn finish(self) -> io::Result<Layer> {
+        Ok(match self {
+            LayerWriter::File(mut f, p) => {
+                f.flush()?;
+                Layer::File(p)
+            }
+            LayerWriter::Memory(v) => Layer::Memory(v),
+        })
+    }
+}
+
+/// The data of a run.
 pub(crate) struct Store {
     pub(crate) dir: PathBuf,
     pub(crate) owned: bool,
-    pub(crate) parents: File,
+    pub(crate) parents: Parents,
     pub(crate) parents_len: u64,
-    pub(crate) out: BufWriter<File>,
-    pub(crate) dst: BufWriter<File>,
-    pub(crate) keys: BufWriter<File>,
+    pub(crate) out: Sink,
+    pub(crate) dst: Sink,
+    pub(crate) keys: Sink,
 }
 
 impl Store {
+    /// A store whose data stays in memory (until [`Store::spill`]).
+    pub(crate) fn in_memory(dir: PathBuf, owned: bool) -> Store {
+        Store {
+            dir,
+            owned,
+            parents: Parents::Memory(Vec::new()),
+            parents_len: 0,
+            out: Sink::Memory(Vec::new()),
+            dst: Sink::Memory(Vec::new()),
+            keys: Sink::Memory(Vec::new()),
+        }
+    }
+
     pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
     pub(crate) fn layer(&self, d: u64) -> PathBuf {
         self.dir.join(format!("layer_{d}.bin"))
     }
+
+    /// Whether the run's data is held in memory.
+    pub(crate) fn is_memory(&self) -> bool {
+        matches!(self.parents, Parents::Memory(_))
+    }
+
+    /// A writer of layer `d`: in memory when the run's data is.
+    pub(crate) fn layer_writer(&self, d: u64) -> io::Result<LayerWriter> {
+        if self.is_memory() {
+            return Ok(LayerWriter::Memory(Vec::new()));
+        }
+        let path = self.layer(d);
+        Ok(LayerWriter::File(BufWriter::with_capacity(1 << 22, File::create(&path)?), path))
+    }
+
+    /// Bytes of the run's data held in memory, with the frontier `layer`.
+    pub(crate) fn memory(&self, layer: &Layer) -> u64 {
+        let parents = match &self.parents {
+            Parents::File(_) => 0,
+            Parents::Memory(v) => v.capacity() as u64 * 8,
+        };
+        parents + self.out.memory() + self.dst.memory() + self.keys.memory() + layer.memory()
+    }
+
+    /// Move the data held in memory (and the frontier `layer`, of depth `d`) to the run's
+    /// files, in the form a file store has written them; the run goes on with files.
+    pub(crate) fn spill(&mut self, layer: &mut Layer, d: u64) -> io::Result<()> {
+        if let Parents::Memory(v) = &self.parents {
+            let f = fs::OpenOptions::new()
+                .create(true)
+                .read(true)
+                .write(true)
+                .truncate(true)
+                .open(self.path("parents.u64"))?;
+            let mut bytes = Vec::with_capacity(v.len() * 8);
+            for x in v {
+                bytes.extend_from_slice(&x.to_le_bytes());
+            }
+            f.write_all_at(&bytes, 0)?;
+            self.parents = Parents::File(f);
+        }
+        let (out, dst, keys) = (self.path("edges_src.bin"), self.path("edges_dst.bin"), self.path("keys.bin"));
+        self.out.spill(&out)?;
+        self.dst.spill(&dst)?;
+        self.keys.spill(&keys)?;
+        layer.spill(self.layer(d))
+    }
+
+    /// Append parent records (`number | rank << 56`, little-endian bytes).
+    pub(crate) fn push_parents(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match &mut self.parents {
+            Parents::File(f) => f.write_all_at(bytes, self.parents_len * 8)?,
+            Parents::Memory(v) => {
+                v.extend(bytes.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().unwrap())));
+            }
+        }
+        self.parents_len += (bytes.len() / 8) as u64;
+        Ok(())
+    }
+
     /// The parent record of state `n`: (parent number, move rank).
     pub(crate) fn parent(&self, n: u64) -> (u64, usize) {
-        let mut b = [0u8; 8];
-        self.parents.read_exact_at(&mut b, n * 8).expect("parent record");
-        let v = u64::from_le_bytes(b);
+        let v = match &self.parents {
+            Parents::File(f) => {
+                let mut b = [0u8; 8];
+                f.read_exact_at(&mut b, n * 8).expect("parent record");
+                u64::from_le_bytes(b)
+            }
+            Parents::Memory(v) => v[n as usize],
+        };
         if v == NO_PARENT {
             return (NO_PARENT, 0);
         }

@@ -1,6 +1,6 @@
 //! Termination (R25) and the longest game, from the transitions kept on disk.
 
-use crate::expand::{record, record_key, record_link, Engine, Record};
+use crate::expand::Engine;
 use crate::search::Violation;
 use crate::store::{peak_rss_bytes, rss_bytes, Store};
 use crate::table::{key_from, Visited, KEY_BYTES, SHARD_BITS};
@@ -19,10 +19,11 @@ pub(crate) enum Graph {
 /// peeled from the start a level at a time (Kahn): all peeled means no cycle, and the number of
 /// levels less one is the longest game; otherwise a cycle is walked among the states left.
 ///
-/// The fingerprints are looked up a block of 2^18 at a time, grouped by the part of the visited
-/// set they fall in (a counting sort on their top bits, with their places in the block), so that
-/// consecutive lookups read the same few cache lines of the visited set and of `rank -> number`:
-/// lookups in file order missed the cache at nearly every one.
+/// The fingerprints are looked up a block of 2^18 at a time, each worker's share of the block
+/// grouped by the part of the visited set they fall in (a counting sort on their top bits), so
+/// that consecutive lookups read the same few cache lines of the visited set and of `rank ->
+/// number`: lookups in file order missed the cache at nearly every one. The run's data is read
+/// from memory when the search kept it there (no checkpoint), and so are the successor numbers.
 pub(crate) fn termination(
     store: &Store,
     visited: Visited,
@@ -51,36 +52,42 @@ pub(crate) fn termination(
     let mut degree = vec![0u8; n];
     let mut rank_to_num = vec![u32::MAX; n];
     {
-        let mut f =
-            BufReader::with_capacity(1 << 22, File::open(store.path("edges_src.bin")).map_err(|e| e.to_string())?);
+        let mut f = store.out.reader(&store.path("edges_src.bin")).map_err(|e| e.to_string())?;
         f.read_exact(&mut degree).map_err(|e| format!("edges_src.bin: {e}"))?;
-        let mut keys =
-            BufReader::with_capacity(1 << 22, File::open(store.path("keys.bin")).map_err(|e| e.to_string())?);
+        let mut keys = store.keys.reader(&store.path("keys.bin")).map_err(|e| e.to_string())?;
         let step = 1usize << 18;
         let mut bytes = vec![0u8; step * KEY_BYTES];
         let mut num = 0usize;
         while num < n {
             let count = (n - num).min(step);
             keys.read_exact(&mut bytes[..count * KEY_BYTES]).map_err(|e| format!("keys.bin: {e}"))?;
-            let pairs: Vec<(u64, u32)> = sorted_lookups(&bytes[..count * KEY_BYTES], |key| visited.rank(&offsets, key))
-                .into_iter()
-                .map(|(k, rank)| (rank.unwrap_or(u64::MAX), (num + k) as u32))
-                .collect();
-            for (rank, number) in pairs {
+            let mut ranks = vec![u64::MAX; count];
+            sorted_lookups(
+                &bytes[..count * KEY_BYTES],
+                |key| visited.rank(&offsets, key).unwrap_or(u64::MAX),
+                &mut ranks,
+            );
+            for (k, &rank) in ranks.iter().enumerate() {
                 if rank == u64::MAX {
                     return Err("a state's fingerprint is not in the visited set".into());
                 }
-                rank_to_num[rank as usize] = number;
+                rank_to_num[rank as usize] = (num + k) as u32;
             }
             num += count;
         }
     }
-    // Targets as state numbers, written to disk while the visited set is still held.
+    // Targets as state numbers, written to disk while the visited set is still held (kept in
+    // memory when the run's data is).
     let targets_path = store.path("targets.u32");
+    let in_memory =
+        store.is_memory() && max_memory.map_or(true, |limit| rss_bytes() + phase_a + 4 * transitions <= limit);
+    let mut kept: Option<Vec<u32>> = in_memory.then(|| Vec::with_capacity(transitions as usize));
     {
-        let mut f =
-            BufReader::with_capacity(1 << 22, File::open(store.path("edges_dst.bin")).map_err(|e| e.to_string())?);
-        let mut out = BufWriter::with_capacity(1 << 22, File::create(&targets_path).map_err(|e| e.to_string())?);
+        let mut f = store.dst.reader(&store.path("edges_dst.bin")).map_err(|e| e.to_string())?;
+        let mut out = match kept {
+            Some(_) => None,
+            None => Some(BufWriter::with_capacity(1 << 22, File::create(&targets_path).map_err(|e| e.to_string())?)),
+        };
         let step = 1usize << 18;
         let mut done = 0u64;
         let mut bytes = vec![0u8; step * KEY_BYTES];
@@ -88,30 +95,36 @@ pub(crate) fn termination(
             let count = (transitions - done).min(step as u64) as usize;
             f.read_exact(&mut bytes[..count * KEY_BYTES]).map_err(|e| format!("edges_dst.bin: {e}"))?;
             let mut nums = vec![u32::MAX; count];
-            let found = sorted_lookups(&bytes[..count * KEY_BYTES], |key| {
-                visited.rank(&offsets, key).map(|r| rank_to_num[r as usize])
-            });
-            for (k, number) in found {
-                nums[k] = number.unwrap_or(u32::MAX);
-            }
+            sorted_lookups(
+                &bytes[..count * KEY_BYTES],
+                |key| visited.rank(&offsets, key).map_or(u32::MAX, |r| rank_to_num[r as usize]),
+                &mut nums,
+            );
             if nums.contains(&u32::MAX) {
                 return Err("an edge leads to a fingerprint that was never stored".into());
             }
-            let mut b = Vec::with_capacity(count * 4);
-            for x in nums {
-                b.extend_from_slice(&x.to_le_bytes());
+            if let Some(k) = &mut kept {
+                k.extend_from_slice(&nums);
+            } else if let Some(out) = &mut out {
+                let mut b = Vec::with_capacity(count * 4);
+                for x in nums {
+                    b.extend_from_slice(&x.to_le_bytes());
+                }
+                out.write_all(&b).map_err(|e| e.to_string())?;
             }
-            out.write_all(&b).map_err(|e| e.to_string())?;
             done += count as u64;
         }
-        out.flush().map_err(|e| e.to_string())?;
+        if let Some(mut out) = out {
+            out.flush().map_err(|e| e.to_string())?;
+        }
     }
     *peak = (*peak).max(peak_rss_bytes());
     drop(visited);
     drop(rank_to_num);
     drop(offsets);
-    let mut targets = vec![0u32; transitions as usize];
-    {
+    let mut targets = kept.unwrap_or_default();
+    if !in_memory {
+        targets = vec![0u32; transitions as usize];
         let mut f = File::open(&targets_path).map_err(|e| e.to_string())?;
         f.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
         let mut r = BufReader::with_capacity(1 << 22, f);
@@ -125,8 +138,8 @@ pub(crate) fn termination(
             }
             i += count;
         }
+        let _ = fs::remove_file(&targets_path);
     }
-    let _ = fs::remove_file(&targets_path);
     // Sparse edge offsets: every 64th state.
     let mut sparse = Vec::with_capacity(n / 64 + 2);
     let mut total = 0u64;
@@ -219,29 +232,35 @@ pub(crate) fn cycle_violation(engine: &Engine, store: &Store, cycle: &[(u64, usi
     }
 }
 
-/// `lookup` of every key of `bytes` ([`KEY_BYTES`] each), made in the order of their top
-/// [`GROUP_BITS`] bits (a stable counting sort by them, out of place: one sequential read and
-/// 2^12 sequential write streams), in sorted runs on each worker: (place in `bytes`, result).
-/// At most 2^36 keys.
-fn sorted_lookups<T: Send>(bytes: &[u8], lookup: impl Fn(u128) -> T + Sync) -> Vec<(usize, T)> {
+/// `out[k] = lookup(key k of bytes)` ([`KEY_BYTES`] a key), the lookups made in the order of
+/// the keys' top [`GROUP_BITS`] bits (a stable counting sort by them), in parts of `bytes` taken
+/// by the workers: each part is sorted and then reads the visited set from its start to its end,
+/// a few keys a super-shard, instead of at random. At most 2^32 keys.
+fn sorted_lookups<T: Send>(bytes: &[u8], lookup: impl Fn(u128) -> T + Sync, out: &mut [T]) {
     let n = bytes.len() / KEY_BYTES;
-    let keys: Vec<u128> = bytes.par_chunks(KEY_BYTES).map(key_from).collect();
-    let group = |key: u128| (key >> (64 + SHARD_BITS - GROUP_BITS)) as usize;
-    let mut at = vec![0usize; (1 << GROUP_BITS) + 1];
-    for &key in &keys {
-        at[group(key) + 1] += 1;
-    }
-    for g in 0..1 << GROUP_BITS {
-        at[g + 1] += at[g];
-    }
-    let mut recs: Vec<Record> = vec![[0, 0]; n];
-    for (k, &key) in keys.iter().enumerate() {
-        let g = group(key);
-        recs[at[g]] = record(key, k as u64, 0);
-        at[g] += 1;
-    }
-    drop(keys);
-    recs.par_iter().map(|r| ((record_link(r) >> 8) as usize, lookup(record_key(r)))).collect()
+    debug_assert_eq!(out.len(), n);
+    // Eight parts a worker, so that a worker slowed down by others leaves its parts to the rest.
+    let per = n.div_ceil(8 * rayon::current_num_threads().max(1)).max(1);
+    out.par_chunks_mut(per).zip(bytes.par_chunks(per * KEY_BYTES)).for_each(|(out, bytes)| {
+        let keys: Vec<u128> = bytes.chunks_exact(KEY_BYTES).map(key_from).collect();
+        let group = |key: u128| (key >> (64 + SHARD_BITS - GROUP_BITS)) as usize;
+        let mut at = vec![0u32; (1 << GROUP_BITS) + 1];
+        for &key in &keys {
+            at[group(key) + 1] += 1;
+        }
+        for g in 0..1 << GROUP_BITS {
+            at[g + 1] += at[g];
+        }
+        let mut order = vec![0u32; keys.len()];
+        for (k, &key) in keys.iter().enumerate() {
+            let g = group(key);
+            order[at[g] as usize] = k as u32;
+            at[g] += 1;
+        }
+        for &k in &order {
+            out[k as usize] = lookup(keys[k as usize]);
+        }
+    });
 }
 
 /// Top bits of a fingerprint by which [`sorted_lookups`] groups its lookups (those of the

@@ -132,11 +132,11 @@ fn low_bytes(x: u64, n: usize) -> u64 {
     }
 }
 
-/// Counts `8 * g .. 8 * g + n` of a zone (`n <= 8`) as the low bytes of a word, the rest 0
-/// (one eight-byte load: [`MAX_KINDS`] is a multiple of 8).
+/// Counts `8 * g .. 8 * g + 8` of a zone as the bytes of a word (one eight-byte load:
+/// [`MAX_KINDS`] is a multiple of 8).
 #[inline(always)]
-fn group8(b: &[u8; MAX_KINDS], g: usize, n: usize) -> u64 {
-    low_bytes(u64::from_le_bytes(b[8 * g..8 * g + 8].try_into().unwrap()), n)
+fn group8(b: &[u8; MAX_KINDS], g: usize) -> u64 {
+    u64::from_le_bytes(b[8 * g..8 * g + 8].try_into().unwrap())
 }
 
 /// Writes the eight bytes of `x` to counts `8 * g ..` of a zone.
@@ -184,6 +184,12 @@ pub struct Packer {
     stack_word: bool,
     /// Eight counts at a time.
     counts8: Lanes,
+    /// Per group of eight counts of a zone (the last one may hold fewer): the mask of its
+    /// counts' bytes and the bits they take packed, computed once for the rule set (a call
+    /// of `pack` or `unpack_into` reads them instead of deriving them from `kinds`).
+    groups: [(u64, u32); MAX_KINDS / 8],
+    /// How many groups a zone has.
+    ngroups: usize,
 }
 
 impl Packer {
@@ -213,7 +219,13 @@ impl Packer {
             stack_cap,
             stack_word,
             counts8: Lanes::new(count_bits),
+            groups: [(0, 0); MAX_KINDS / 8],
+            ngroups: t.kinds.div_ceil(8),
         };
+        for g in 0..p.ngroups {
+            let n = (t.kinds - 8 * g).min(8);
+            p.groups[g] = (low_bytes(u64::MAX, n), n as u32 * count_bits);
+        }
         p.words = p.max_bits().div_ceil(64) as usize;
         Ok(p)
     }
@@ -266,7 +278,7 @@ impl Packer {
             4 * lb,
         );
         for zone in [&s.hands[0], &s.hands[1], &s.deck, &s.discards] {
-            self.put_counts(&mut w, zone, t.kinds);
+            self.put_counts(&mut w, zone);
         }
         let sl = bits(self.stack_cap as u64);
         let cb = self.card_bits;
@@ -315,7 +327,7 @@ impl Packer {
         w.put(s.stall as u64, self.stall_bits + 1);
         if self.full {
             for known in &s.known {
-                self.put_counts(&mut w, known, t.kinds);
+                self.put_counts(&mut w, known);
             }
             for log in [&s.this_turn, &s.last_turn] {
                 w.put(log.len as u64, 5);
@@ -329,21 +341,19 @@ impl Packer {
 
     /// The counts of a zone, `count_bits` each, eight a write.
     #[inline(always)]
-    fn put_counts(&self, w: &mut Writer, counts: &[u8; MAX_KINDS], kinds: usize) {
-        for g in 0..kinds.div_ceil(8) {
-            let n = (kinds - 8 * g).min(8);
-            w.put(self.counts8.squeeze(group8(counts, g, n)), n as u32 * self.count_bits);
+    fn put_counts(&self, w: &mut Writer, counts: &[u8; MAX_KINDS]) {
+        for (g, &(bytes, width)) in self.groups[..self.ngroups].iter().enumerate() {
+            w.put(self.counts8.squeeze(group8(counts, g) & bytes), width);
         }
     }
 
     /// The `kinds` counts of a zone written by [`Packer::put_counts`], into `out` (the rest of
     /// `out` zeroed).
     #[inline(always)]
-    fn get_counts(&self, r: &mut Reader, kinds: usize, out: &mut [u8; MAX_KINDS]) {
+    fn get_counts(&self, r: &mut Reader, out: &mut [u8; MAX_KINDS]) {
         *out = [0u8; MAX_KINDS];
-        for g in 0..kinds.div_ceil(8) {
-            let n = (kinds - 8 * g).min(8) as u32;
-            set_group8(out, g, self.counts8.spread(r.get(n * self.count_bits)));
+        for (g, &(_, width)) in self.groups[..self.ngroups].iter().enumerate() {
+            set_group8(out, g, self.counts8.spread(r.get(width)));
         }
     }
 
@@ -371,10 +381,10 @@ impl Packer {
         s.hand_len = [(lens & lm) as u16, (lens >> lb & lm) as u16];
         s.deck_len = (lens >> (2 * lb) & lm) as u16;
         s.discard_len = (lens >> (3 * lb) & lm) as u16;
-        self.get_counts(&mut r, t.kinds, &mut s.hands[0]);
-        self.get_counts(&mut r, t.kinds, &mut s.hands[1]);
-        self.get_counts(&mut r, t.kinds, &mut s.deck);
-        self.get_counts(&mut r, t.kinds, &mut s.discards);
+        self.get_counts(&mut r, &mut s.hands[0]);
+        self.get_counts(&mut r, &mut s.hands[1]);
+        self.get_counts(&mut r, &mut s.deck);
+        self.get_counts(&mut r, &mut s.discards);
         let sl = bits(self.stack_cap as u64);
         let cb = self.card_bits;
         let cm = mask(cb);
@@ -418,8 +428,8 @@ impl Packer {
         s.this_turn = Log::EMPTY;
         s.last_turn = Log::EMPTY;
         if self.full {
-            self.get_counts(&mut r, t.kinds, &mut s.known[0]);
-            self.get_counts(&mut r, t.kinds, &mut s.known[1]);
+            self.get_counts(&mut r, &mut s.known[0]);
+            self.get_counts(&mut r, &mut s.known[1]);
             for log in [&mut s.this_turn, &mut s.last_turn] {
                 let len = r.get(5) as usize;
                 for _ in 0..len {
@@ -690,6 +700,33 @@ mod tests {
                         s = s.apply(m).unwrap();
                     }
                 }
+            }
+        }
+    }
+
+    /// Stacks of every length up to `2 * max_value` (R11-R13), up to 16 cards in one write:
+    /// the one-write packing of a stack keeps the field-by-field layout and round-trips.
+    #[test]
+    fn long_stacks_keep_the_layout() {
+        let mut g = SplitMix64::new(3);
+        for max_value in [4, 6, 8] {
+            let rules = Rules { energies: 1, max_value, city_demand: max_value - 1, hand_size: 2, ..Rules::STANDARD };
+            let packer = Packer::new(&rules, false).unwrap();
+            assert!(packer.stack_word);
+            let (mut a, mut b) = (vec![0u64; packer.words()], vec![0u64; packer.words()]);
+            let mut s = new_game(&rules, None).unwrap().position();
+            for len in 0..=packer.stack_cap as usize {
+                for cell in 0..s.t.ncells {
+                    let mut st = Stack { flags: (g.next() % 16) as u8, ..Stack::default() };
+                    for _ in 0..len {
+                        st.push((g.next() % s.t.kinds as u64) as u8);
+                    }
+                    s.boards[cell % 2][cell] = st;
+                }
+                packer.pack(&s, &mut a);
+                pack_fields(&packer, &s, &mut b);
+                assert_eq!(a, b, "stacks of {len} cards");
+                assert_eq!(packer.unpack(&a), s, "stacks of {len} cards");
             }
         }
     }
