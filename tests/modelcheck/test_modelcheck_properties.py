@@ -219,6 +219,35 @@ def test_zones_name_states_exactly() -> None:
     assert len(by_zones) == len(seen) == len(set(seen))
 
 
+@pytest.mark.parametrize("field", ["deck", "discards", "known"])
+def test_the_parents_shortcut_sees_a_faulty_step_that_changes_one_card_zone_r4_r36(
+    field: str,
+) -> None:
+    """A step that changes the deck, the discards or the known cards and not the hands.
+
+    No rule does that (every move of a card goes into or out of a hand), but the checker must not
+    rely on the rules it checks: the parent's shortcut of `Properties.zones` keeps the parent's
+    card group only when all four card fields are the parent's very objects, so such a faulty
+    step still gets the group of the cards it holds, where R4 or R36 can see them.
+    """
+    before = first(
+        lambda s: s.phase is Phase.ACTION and len(s._deck) > 1 and s._hands[0] and not s._known[0]
+    )
+    changed: dict[str, object] = {
+        "deck": before._deck[1:],  # a card lost (R4)
+        "discards": tuple(sorted((*before._discards, before._deck[0]))),  # a card doubled (R4)
+        "known": ((before._hands[0][0],), before._known[1]),  # a card the opponent never saw
+    }
+    after = attrs.evolve(before, **{field: changed[field]})
+    assert after._hands is before._hands
+    props = Properties(before.rules)
+    zb = props.zones(before)
+    za = props.zones(after, before, zb)
+    assert za == props.zones(after)
+    assert za[0] != zb[0]
+    assert props.state_of(za) == after
+
+
 def test_sampled_and_exhaustive_checks_agree() -> None:
     sampled, exhaustive = check(SMALL), check(SMALL, exhaustive=True)
     assert (
