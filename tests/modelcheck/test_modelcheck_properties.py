@@ -233,12 +233,12 @@ def test_the_parents_shortcut_sees_a_faulty_step_that_changes_one_card_zone_r4_r
     before = first(
         lambda s: s.phase is Phase.ACTION and len(s._deck) > 1 and s._hands[0] and not s._known[0]
     )
-    changed: dict[str, object] = {
-        "deck": before._deck[1:],  # a card lost (R4)
-        "discards": tuple(sorted((*before._discards, before._deck[0]))),  # a card doubled (R4)
-        "known": ((before._hands[0][0],), before._known[1]),  # a card the opponent never saw
-    }
-    after = attrs.evolve(before, **{field: changed[field]})
+    if field == "deck":  # a card lost (R4)
+        after = attrs.evolve(before, deck=before._deck[1:])
+    elif field == "discards":  # a card doubled (R4)
+        after = attrs.evolve(before, discards=tuple(sorted((*before._discards, before._deck[0]))))
+    else:  # a card the opponent never saw (R36)
+        after = attrs.evolve(before, known=((before._hands[0][0],), before._known[1]))
     assert after._hands is before._hands
     props = Properties(before.rules)
     zb = props.zones(before)
