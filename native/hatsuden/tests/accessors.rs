@@ -55,3 +55,42 @@ fn r19_r20_the_accumulator_and_the_smart_are_where_they_were_placed() {
     }
     assert!(accumulators > 5 && smarts > 5, "{accumulators} {smarts}");
 }
+
+/// The card accessors list what the state notation writes (NOTATION.md, "State notation"): the
+/// hands, the deck, the discards and the known cards, in canonical order, along random games.
+#[test]
+fn r2_r36_the_card_accessors_list_the_cards_of_the_notation() {
+    // A card's code (NOTATION.md): the energy's letter in column order, then the value.
+    let code = |c: &hatsuden::Card| format!("{}{}", ['S', 'G', 'W', 'H', 'B'][c.energy as usize], c.value);
+    let names = |cards: Vec<hatsuden::Card>| cards.iter().map(code).collect::<Vec<_>>().join(",");
+    let field = |text: &str, key: &str| {
+        let at = text.find(&format!(" {key}=")).expect("the field") + key.len() + 2;
+        text[at..].split(' ').next().unwrap_or_default().to_string()
+    };
+    let mut moves = Vec::new();
+    let mut discards_seen = 0;
+    for seed in 0..40 {
+        let mut s = new_game(&Rules::STANDARD, Some(seed)).unwrap();
+        let mut g = SplitMix64::new(seed + 11);
+        while s.phase() != Phase::GameOver {
+            let text = hatsuden::format_state(&s);
+            let or_dash = |list: String| if list.is_empty() { "-".to_string() } else { list };
+            assert_eq!(
+                field(&text, "hands"),
+                format!("{}/{}", or_dash(names(s.hand(0))), or_dash(names(s.hand(1)))),
+                "{text}"
+            );
+            assert_eq!(field(&text, "deck"), or_dash(names(s.deck())), "{text}");
+            assert_eq!(field(&text, "discards"), or_dash(names(s.discards())), "{text}");
+            assert_eq!(
+                field(&text, "known_cards"),
+                format!("{}/{}", or_dash(names(s.known_cards(0))), or_dash(names(s.known_cards(1)))),
+                "{text}"
+            );
+            discards_seen += usize::from(!s.discards().is_empty());
+            s.legal_moves(&mut moves);
+            s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+        }
+    }
+    assert!(discards_seen > 100);
+}
