@@ -199,7 +199,7 @@ screenshots: $(STAMP) browser-tools ## browser-check, then copy its mid-game and
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site mutants $(NATIVE_DIST)
 
-.PHONY: mutation-native mutation-native-score
+.PHONY: mutation-native mutation-native-score mutation-native-save
 
 # cargo-mutants over the native rules crate (issue 21; native/.cargo/mutants.toml, MUTATION.md
 # "Rust rules crate"), in three stages (tools/mutants_native.py): every mutant against the rules
@@ -212,6 +212,9 @@ clean:
 # two shards may run at once (two cores):
 #   make mutation-native MUTANTS_SHARD=0/16 & make mutation-native MUTANTS_SHARD=1/16
 # MUTANTS_ARGS=--retest-missed tests a shard's missed mutants again (after a new test).
+# `make mutation-native-save` writes every outcome so far to native/mutants-outcomes.tsv with the
+# git tree of the mutated sources: committed, it lets a run on another machine continue (while
+# those sources are unchanged).
 MUTANTS_SHARD ?= 0/1
 MUTANTS_ARGS  ?=
 mutation-native: ## Mutation testing of the native rules crate with cargo-mutants (hours: shard it, MUTANTS_SHARD=k/n; make mutation-native-score sums the shards).
@@ -221,3 +224,6 @@ mutation-native: ## Mutation testing of the native rules crate with cargo-mutant
 
 mutation-native-score: ## The outcomes of every shard of make mutation-native, summed (the score, the throughput).
 	$(PYTHON) -m tools.mutants_native score --missed
+
+mutation-native-save: ## Every outcome of make mutation-native so far into native/mutants-outcomes.tsv (commit it: another machine continues from it).
+	$(PYTHON) -m tools.mutants_native save

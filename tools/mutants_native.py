@@ -33,8 +33,15 @@ name (file, line, column and mutation): outcomes of mutants whose name no longer
 dropped, and a mutant already judged in another shard (the round-robin shards move when a commit
 adds or removes mutants) keeps that outcome instead of being tested again.
 
+The outcomes can travel with the repository: ``save`` writes every judged outcome to
+``native/mutants-outcomes.tsv`` with the git tree of the mutated sources (``native/hatsuden/src``)
+they were judged on. A run on another machine adopts them as if another shard had judged them,
+and ``score`` counts them, as long as those sources are the same tree; after any change to them
+the file is ignored (it says so) and every mutant is tested again.
+
     python3 -m tools.mutants_native run 0/64 [--retest-missed]
     python3 -m tools.mutants_native score [--missed]
+    python3 -m tools.mutants_native save
 """
 
 from __future__ import annotations
@@ -78,6 +85,10 @@ STAGE_3 = (
     "--baseline=skip",
     "--timeout=120",
 )
+# The outcomes committed with the sources they were judged on (`save`).
+SAVED = ROOT / "native" / "mutants-outcomes.tsv"
+# The mutated sources (native/.cargo/mutants.toml, examine_globs), whose git tree names them.
+SOURCES = "native/hatsuden/src"
 # The stages' output folders in a shard's folder, by stage number.
 STAGE_DIRS = {1: "rules", 2: "unit", 3: "checker"}
 
@@ -282,7 +293,7 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     mine = listed(native, f"--shard={shard}")
     known = set(everything)
     results = {m: o for m, o in results.items() if m in known}
-    adopted = adopt(mine, results, elsewhere(directory))
+    adopted = adopt(mine, results, {**saved(), **elsewhere(directory)})
     if adopted:
         print(f"shard {shard}: {adopted} mutants already judged in another shard")
     save(results_path, results)
@@ -343,6 +354,48 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     return 0
 
 
+def sources_tree() -> str:
+    """The git tree of the committed mutated sources ("" outside a git checkout)."""
+    done = subprocess.run(
+        ["git", "rev-parse", f"HEAD:{SOURCES}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def saved(path: Path = SAVED, tree: str | None = None) -> dict[str, str]:
+    """The committed outcomes (`save`), if they were judged on the sources as committed now."""
+    if not path.is_file():
+        return {}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split() if lines else []
+    judged_on = header[header.index("tree") + 1] if "tree" in header[:-1] else ""
+    tree = sources_tree() if tree is None else tree
+    if not tree or judged_on != tree:
+        was, now = judged_on or "?", tree or "?"
+        print(f"{path.name}: judged on {SOURCES} tree {was}, not {now}: ignored")
+        return {}
+    return load(path)
+
+
+def save_outcomes(outcomes: dict[str, str], path: Path = SAVED, tree: str | None = None) -> int:
+    """Write the judged `outcomes` (not the pending ones) with the sources' tree; how many."""
+    tree = sources_tree() if tree is None else tree
+    if not tree:
+        sys.exit(f"save: {SOURCES} is not in a git checkout's HEAD")
+    judged = {m: o for m, o in outcomes.items() if o != "pending"}
+    header = (
+        f"# cargo-mutants outcomes of {SOURCES} at tree {tree} "
+        "(python3 -m tools.mutants_native save; MUTATION.md, Rust rules crate)\n"
+    )
+    body = "".join(f"{o}\t{m}\n" for m, o in sorted(judged.items()))
+    path.write_text(header + body, encoding="utf-8")
+    return len(judged)
+
+
 def elsewhere(directory: Path) -> dict[str, str]:
     """The outcomes in every other shard's ``results.tsv`` (of any ``n``)."""
     outcomes: dict[str, str] = {}
@@ -377,8 +430,11 @@ def summary(counts: Counter[str]) -> str:
     return f"{sum(counts.values())} tested ({parts}); score caught/(caught+missed) = {score}"
 
 
-def score(show_missed: bool) -> int:
-    """Every shard's outcomes, summed."""
+def gathered() -> tuple[dict[str, str], int, dict[str, int], dict[str, float]]:
+    """Every outcome, the number of mutants, the mutants tested and seconds spent per stage.
+
+    The shards' outcomes first, then the committed ones (`saved`) for the mutants left.
+    """
     outcomes: dict[str, str] = {}  # by name: a mutant tested in two shards counts once
     total = 0
     seconds = dict.fromkeys(STAGE_DIRS.values(), 0.0)
@@ -398,6 +454,10 @@ def score(show_missed: bool) -> int:
                 _, what, n, s = line.split("\t")
                 tested[what] += int(n)
                 seconds[what] += float(s)
+    # The committed outcomes, for the mutants no shard here has judged.
+    for m, o in saved().items():
+        if outcomes.get(m) in (None, "pending"):
+            outcomes[m] = o
     # The newest list of mutants (a shard's run writes it): outcomes of mutants no longer in it
     # (code changed since) are left out.
     listings = sorted(BUILD.glob("shard-*-of-*/mutants.txt"), key=lambda p: p.stat().st_mtime)
@@ -405,6 +465,13 @@ def score(show_missed: bool) -> int:
         current = set(listings[-1].read_text(encoding="utf-8").splitlines())
         total = len(current)
         outcomes = {m: o for m, o in outcomes.items() if m in current}
+    return outcomes, total, tested, seconds
+
+
+def score(show_missed: bool) -> int:
+    """Every shard's outcomes, summed."""
+    outcomes, total, tested, seconds = gathered()
+    shards = sorted(BUILD.glob("shard-*-of-*"))
     counts = Counter(outcomes.values())
     missed = [m for m, o in outcomes.items() if o == "missed"]
     print(f"{len(shards)} shards: {summary(counts)}")
@@ -435,7 +502,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     total = commands.add_parser("score", help="every shard's outcomes summed")
     total.add_argument("--missed", action="store_true", help="list every missed mutant")
+    commands.add_parser("save", help=f"write every judged outcome to {SAVED.relative_to(ROOT)}")
     args = parser.parse_args(argv)
+    if args.command == "save":
+        n = save_outcomes(gathered()[0])
+        print(f"{n} outcomes written to {SAVED.relative_to(ROOT)}: commit it")
+        return 0
     if args.command == "run":
         k, _, n = args.shard.partition("/")
         if not (k.isdigit() and n.isdigit() and int(k) < int(n)):

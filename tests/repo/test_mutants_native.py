@@ -82,3 +82,31 @@ def test_a_mutant_judged_in_another_shard_keeps_its_outcome() -> None:
     assert mn.adopt(mine, results, others) == 1
     # The shard's own outcome stands; a pending or unknown mutant is still to be tested here.
     assert results == {"a.rs:1:1: x": "caught", "b.rs:2:2: y": "missed"}
+
+
+def test_saved_outcomes_count_only_for_the_sources_they_were_judged_on(tmp_path: Path) -> None:
+    path = tmp_path / "mutants-outcomes.tsv"
+    outcomes = {"a.rs:1:1: x": "caught", "b.rs:2:2: y": "missed", "c.rs:3:3: z": "pending"}
+    assert mn.save_outcomes(outcomes, path, tree="abc123") == 2
+    assert path.read_text(encoding="utf-8").startswith("# cargo-mutants outcomes of ")
+    assert mn.saved(path, tree="abc123") == {"a.rs:1:1: x": "caught", "b.rs:2:2: y": "missed"}
+    # Other sources (a file changed since): the outcomes are not trusted.
+    assert mn.saved(path, tree="def456") == {}
+    assert mn.saved(tmp_path / "absent.tsv", tree="abc123") == {}
+
+
+def test_the_committed_outcomes_are_well_formed() -> None:
+    """native/mutants-outcomes.tsv (when committed): a header naming the tree, then outcomes.
+
+    Whether they still apply (the sources unchanged since) is for `score` and `run` to say: a
+    change to the crate does not wait for a new mutation run.
+    """
+    if not mn.SAVED.is_file():
+        return
+    header, *lines = mn.SAVED.read_text(encoding="utf-8").splitlines()
+    assert header.startswith("# cargo-mutants outcomes of native/hatsuden/src at tree ")
+    for line in lines:
+        outcome, _, name = line.partition("\t")
+        assert outcome in mn.OUTCOMES
+        assert outcome != "pending"
+        assert name.startswith("hatsuden/src/")
