@@ -113,7 +113,7 @@ from hatsuden_rules.serialization._records import (
 if TYPE_CHECKING:
     from hatsuden_rules.svg import record_to_html
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "FORMAT_VERSION",
