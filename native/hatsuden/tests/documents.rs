@@ -2,7 +2,7 @@
 //! documents"), as the Python library does (`$.hands[0][1]: ...`).
 
 use hatsuden::json::{parse, Json};
-use hatsuden::{from_json, new_game, to_json, Document, Error, Rules};
+use hatsuden::{from_json, new_game, parse_state, to_json, Document, Error, Rules};
 
 /// The state document of `seed` (None: before the deal, explicit chance) with `edit` applied
 /// to the list `key`, a list of lists if `inner` is given.
@@ -114,4 +114,23 @@ fn r31_a_rules_document_describes_at_most_4096_plant_cards() {
         }
         other => panic!("expected a JSON document error, got {other:?}"),
     }
+}
+
+/// R9, R22 (consistency condition 17): after the action, and so while its draw is still to be
+/// dealt (CHANCE with a pending draw), the mover holds fewer than `hand_size` cards. A card
+/// moved from the deck into the mover's hand keeps every card counted, and is refused at the
+/// mover's hand, where the reference refuses it (position 85).
+#[test]
+fn r9_r22_a_full_hand_while_the_draw_is_pending_is_refused() {
+    let before = "rules=5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20 phase=chance current_player=1 \
+        hands=G1,G4,W4,B2,B3/S1,H4,B3,B4 deck=S1,S2,S2,S3,S4,S4,G1,G2,G2,G3,G3,G4,W1,W1,W2,W2,W3,W3,W4,H1,H1,\
+        H2,H2,H3,H3,H4,B1,B1,B2,B4 discards=- boards=.,.,.,.,.;.,.,.,.,./.,.,.,.,.;.,.,.,.,#S3 \
+        tech_deck=ACC,SEC,SMT,DWN tech_hands=-/- accumulator=- smart=- played_cell=1B turn_discard=- \
+        pending_chance=draw stall_count=1 end_triggered_by=- end_reason=- rng_state=- known_cards=G1/- \
+        this_turn=[P S3 1B, DD] last_turn=[X G1, DX G1]";
+    assert!(parse_state(before).is_ok(), "the state before the edit is consistent");
+    let full = before.replace("/S1,H4,B3,B4", "/S1,S2,H4,B3,B4").replace("S1,S2,S2,S3", "S1,S2,S3");
+    let e = parse_state(&full).unwrap_err();
+    assert_eq!((e.field.as_str(), e.position), ("hands", 85), "{}", e.message);
+    assert!(e.message.contains("fewer than hand_size cards (R9, R22)"), "{}", e.message);
 }
