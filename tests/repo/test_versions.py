@@ -1,4 +1,4 @@
-"""Every text that names the release agrees (issue 23 §1: "release 0.3.0 and make every text agree").
+"""Every text that names the release agrees (issue 23 §1: release 0.3.0, every text agreeing).
 
 One version for the distribution, `__version__`, the native distribution the ``[native]`` extra
 pins, every crate of the Cargo workspace and the newest release heading of CHANGELOG.md; the
