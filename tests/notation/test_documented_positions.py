@@ -1,4 +1,4 @@
-"""Every error position the port documents promise is what the library reports (issue 23 §4.8).
+"""Every error position the port documents promise is what the library reports (issue 23 §4).
 
 NOTATION.md and PORTING.md give examples of where a notation error points (``C*S3 0S`` at 0,
 ``R/keep`` at 35, ``current_player=2`` at its key, ...). Each is a case here, read by the library
@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import attrs
 import pytest
 
-from hatsuden_rules import STANDARD, new_game
+from hatsuden_rules import STANDARD, GameState, _positions, apply, legal_moves, native, new_game
 from hatsuden_rules.notation import (
     NotationError,
     format_observation,
@@ -23,7 +24,8 @@ from hatsuden_rules.notation import (
     parse_rules,
     parse_state,
 )
-from hatsuden_rules.observation import observe
+from hatsuden_rules.observation import Observation, observe, sample_state
+from hatsuden_rules.observation._sampling import _complete
 from tests.support.paths import ROOT_DIR
 
 #: NOTATION.md's shorthand in "Reading the options" (34 characters).
@@ -137,6 +139,68 @@ def test_a_card_of_a_card_list_is_pointed_at() -> None:
     text = STATE.replace(hands[0], f"hands={hands[1]},S9/", 1)
     error = _error(lambda: parse_state(text))
     assert (error.field, error.position) == ("hands", text.index(",S9/") + 1)
+
+
+# Consistency condition 5 (NOTATION.md): the first stack of player 0's board, in the SOLAR
+# column, as written; where the error points, from the stack's first character; what it says.
+# (b), (e), (f) point at the card, (d), (g) at the cell; a stack failing two sub-conditions is
+# refused for the first of them in the order (b), (d), (e), (f), (g).
+CONDITION_5: list[tuple[str, int, str]] = [
+    ("S5", 0, "S5 is not a card in play"),  # (b)
+    ("G5", 0, "G5 is not a card in play"),  # (b) before (e)
+    ("#S1+S2", 0, "a pylon built from hand is one card"),  # (d)
+    ("#vS1", 0, "a pylon built from hand is one card"),  # (d) before (g)
+    ("G1", 0, "G1 cannot be in the SOLAR column"),  # (e)
+    ("S1+G2", 3, "G2 cannot be in the SOLAR column"),  # (e), at the card
+    ("vG1", 1, "G1 cannot be in the SOLAR column"),  # (e) before (g): the card after the mark
+    ("S1+S1+G1", 6, "G1 cannot be in the SOLAR column"),  # (e) on every card before (f)
+    ("S2+S2", 3, "a card never goes on an equal value"),  # (f), at the second card
+    ("S3+S1", 0, "a downsized stack has exactly one lower card"),  # (g): not marked
+    ("vS1+S2", 0, "a downsized stack has exactly one lower card"),  # (g): marked, none lower
+]
+
+
+@pytest.mark.parametrize("core", ["python", "native"])
+@pytest.mark.parametrize(("stack", "offset", "says"), CONDITION_5, ids=[c[0] for c in CONDITION_5])
+def test_condition_5_points_at_the_card_or_the_cell_in_its_order(
+    stack: str, offset: int, says: str, core: str
+) -> None:
+    """The sub-conditions of condition 5, one by one and in pairs (issue 23 §4.7)."""
+    at = STATE.index(" boards=") + len(" boards=")
+    assert STATE[at : at + 2] == ".,"  # an empty first cell to fill
+    text = STATE[:at] + stack + STATE[at + 1 :]
+    if core == "native":  # the field and the position are the contract; the words may differ
+        if not native.is_available():
+            pytest.skip("the native core is not installed (pip install 'hatsuden-rules[native]')")
+        error = _error(lambda: native.load().NativeState.from_notation(text))
+    else:
+        error = _error(lambda: parse_state(text))
+        assert says in str(error)
+    assert (error.field, error.position) == ("boards", at + offset), str(error)
+
+
+def test_an_observation_is_completed_with_the_generator_state_0(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An observation read is completed as `sample_state(o, 0)` is, explicit (issue 23 §4.8)."""
+    seeds: list[int] = []
+    completed: list[GameState] = []
+
+    def spy(seen: Observation, rng: int) -> tuple[GameState, int]:
+        state, after = _complete(seen, rng)
+        seeds.append(rng)
+        completed.append(state)
+        return state, after
+
+    monkeypatch.setattr(_positions, "_complete", spy)
+    for seed in (1, 5, 8):
+        state = new_game(seed=seed)
+        for _ in range(6):
+            state = apply(state, legal_moves(state)[0])
+        seen = observe(state, 1)
+        assert parse_observation(format_observation(seen)) == seen
+        assert seeds[-1] == 0
+        assert completed[-1] == attrs.evolve(sample_state(seen, 0), rng=None)
 
 
 @pytest.mark.parametrize(("value", "where"), [("99", "key"), ("-1", "value")])
