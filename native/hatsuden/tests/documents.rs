@@ -134,3 +134,128 @@ fn r9_r22_a_full_hand_while_the_draw_is_pending_is_refused() {
     assert_eq!((e.field.as_str(), e.position), ("hands", 85), "{}", e.message);
     assert!(e.message.contains("fewer than hand_size cards (R9, R22)"), "{}", e.message);
 }
+
+/// The state of the turn-log test of `positions_and_records.rs` (three energies, a face-up
+/// stack at `boards[0][2]`, a pylon at `boards[0][5]`).
+const THREE_ENERGIES: &str = "rules=3/4/2/3/10/ACC+SEC+SMT+DWN/city_points/retake/20 phase=action current_player=1 \
+    hands=S3,G3,G3/G1,W1,W2 deck=S1,S3,S4,S4,G1,G2,G2,G4,G4,W3,W3,W4,W4 discards=S1 \
+    boards=.,.,W1;.,.,#S2/.,#W2,#S2;.,.,. tech_deck=ACC,SEC,SMT,DWN tech_hands=-/- accumulator=- \
+    smart=- played_cell=- turn_discard=- pending_chance=- stall_count=1 end_triggered_by=- \
+    end_reason=- rng_state=14727398570297873640 known_cards=-/- this_turn=[] last_turn=[X S1, DD, =S3]";
+
+/// That state as a JSON document, with the first `edit` replaced by `to`.
+fn three_energies_json(edit: &str, to: &str) -> String {
+    let state = parse_state(THREE_ENERGIES).unwrap();
+    let text = to_json(&Document::State(Box::new(state)));
+    let edited = text.replacen(edit, to, 1);
+    assert_ne!(edited, text, "{edit}");
+    edited
+}
+
+/// R21, R14: a flipped stack is face down, and a pylon built from hand (face down, not flipped)
+/// is one card, neither secret nor downsized; each is refused where the reference refuses it.
+#[test]
+fn r14_r21_a_stack_flag_that_no_move_gives_is_refused() {
+    let state = parse_state(THREE_ENERGIES).unwrap();
+    assert!(from_json(&to_json(&Document::State(Box::new(state))), Some("state")).is_ok());
+    let face_up = r#"{"cards":["W1"],"face_down":false,"flipped":false"#;
+    let flipped = three_energies_json(face_up, r#"{"cards":["W1"],"face_down":false,"flipped":true"#);
+    assert_eq!(refused_at(&flipped), "$.boards[0][2].flipped");
+    let pylon = r#"{"cards":["S2"],"face_down":true,"flipped":false,"secret":false"#;
+    let secret = three_energies_json(pylon, r#"{"cards":["S2"],"face_down":true,"flipped":false,"secret":true"#);
+    assert_eq!(refused_at(&secret), "$.boards[0][5]");
+}
+
+/// R36: each known card is a card of the hand, a card known twice is held twice: a second G1
+/// known of a hand holding one is refused at the second.
+#[test]
+fn r36_a_card_known_twice_is_held_twice() {
+    let twice = three_energies_json(r#""known_cards":[[],[]]"#, r#""known_cards":[[],["G1","G1"]]"#);
+    assert_eq!(refused_at(&twice), "$.known_cards[1][1]");
+    let text = THREE_ENERGIES.replace("known_cards=-/-", "known_cards=-/G1,G1");
+    let e = parse_state(&text).unwrap_err();
+    assert_eq!((e.field.as_str(), e.position), ("known_cards", 406), "{}", e.message);
+    assert!(parse_state(&THREE_ENERGIES.replace("known_cards=-/-", "known_cards=-/G1")).is_ok());
+}
+
+/// R2: a card of the deck or of the discards that is not in play, or a copy too many, is
+/// refused at that card (positions as the reference gives them), not at the field's key.
+#[test]
+fn r2_a_bad_card_of_the_deck_or_discards_is_refused_at_the_card() {
+    for (from, to, field, position) in [
+        ("deck=S1,S3,S4,S4,G1", "deck=S1,S3,S4,S4,H1", "deck", 126),
+        ("deck=S1,S3,S4,S4,G1", "deck=S1,S3,S4,S4,S4", "deck", 126),
+        ("discards=S1 ", "discards=H1 ", "discards", 162),
+        ("discards=S1 ", "discards=S4 ", "discards", 162),
+    ] {
+        let e = parse_state(&THREE_ENERGIES.replace(from, to)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), (field, position), "{to}: {}", e.message);
+    }
+}
+
+/// State notation (NOTATION.md): the two rows of a board are separated by `;`; the error names
+/// what it found, as the reference does (`','` or `' '`).
+#[test]
+fn the_rows_of_a_board_are_separated_by_a_semicolon() {
+    for (row, found) in [(".,.,W1,.,.,#S2/", "found ','"), (".,.,W1 .,.,#S2/", "found ' '")] {
+        let e = parse_state(&THREE_ENERGIES.replace(".,.,W1;.,.,#S2/", row)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("boards", 178), "{}", e.message);
+        assert!(e.message.ends_with(&format!("expected ';' between the two rows, {found}")), "{}", e.message);
+    }
+}
+
+/// R7: during the deal (CHANCE, `pending_chance=setup`) player 0 is dealt its whole hand before
+/// player 1 gets a card, and nothing of a turn exists yet: no known card, no turn log. Each is
+/// refused where the reference refuses it.
+#[test]
+fn r7_the_deal_comes_before_any_turn() {
+    let base = "rules=5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20 phase=chance current_player=0 \
+        hands=S1/- deck=S1,S2,S2,S3,S3,S4,S4,G1,G1,G2,G2,G3,G3,G4,G4,W1,W1,W2,W2,W3,W3,W4,W4,H1,H1,H2,H2,\
+        H3,H3,H4,H4,B1,B1,B2,B2,B3,B3,B4,B4 discards=- boards=.,.,.,.,.;.,.,.,.,./.,.,.,.,.;.,.,.,.,. \
+        tech_deck=ACC,SEC,SMT,DWN tech_hands=-/- accumulator=- smart=- played_cell=- turn_discard=- \
+        pending_chance=setup stall_count=0 end_triggered_by=- end_reason=- rng_state=- known_cards=-/- \
+        this_turn=[] last_turn=[]";
+    assert!(parse_state(base).is_ok());
+    for (from, to, field, position) in [
+        ("hands=S1/- deck=S1,S2,S2", "hands=S1/S2 deck=S1,S2", "hands", 85),
+        ("known_cards=-/-", "known_cards=S1/-", "pending_chance", 368),
+        ("last_turn=[]", "last_turn=[DD]", "this_turn", 463),
+        ("this_turn=[]", "this_turn=[DD]", "this_turn", 463),
+    ] {
+        let text = base.replace(from, to);
+        assert_ne!(text, base);
+        let e = parse_state(&text).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), (field, position), "{to}: {}", e.message);
+        assert!(e.message.contains("(R7)"), "{to}: {}", e.message);
+    }
+}
+
+/// The rules document (NOTATION.md, "JSON documents") reads back as the rule set it describes,
+/// and observation notation as the binding re-exports it is `format_observation`'s.
+#[test]
+fn a_rules_document_and_an_observation_text_read_back() {
+    let r = Rules { energies: 3, hand_size: 3, stall_limit: None, ..Rules::STANDARD };
+    assert_eq!(hatsuden::docs::rules_from_json(&to_json(&Document::Rules(r))).unwrap(), r);
+    assert_eq!(hatsuden::docs::rules_from_json(&to_json(&Document::Rules(Rules::STANDARD))).unwrap(), Rules::STANDARD);
+    assert!(hatsuden::docs::rules_from_json(r#"{"type":"rules","format_version":1}"#).is_err());
+    let state = parse_state(THREE_ENERGIES).unwrap();
+    let seen = hatsuden::observe(&state, 1);
+    let text = hatsuden::docs::observation_text(&seen);
+    assert!(text.starts_with("rules=3/4/2/3/10/"), "{text}");
+    assert_eq!(text, hatsuden::format_observation(&seen));
+}
+
+/// A document read without an expected type names one of the known types; another is told the
+/// six, at `$.type`.
+#[test]
+fn a_document_of_any_type_names_a_known_type() {
+    for doc in [r#"{"type":"game","format_version":1}"#, r#"{"type":"record2","format_version":1}"#] {
+        match from_json(doc, None) {
+            Err(Error::Json(e)) => {
+                assert_eq!(e.path, "$.type", "{doc}");
+                assert!(e.message.contains("must be one of rules, move, state, score, observation, record"), "{e}");
+            }
+            other => panic!("{doc}: expected a JSON document error, got {other:?}"),
+        }
+    }
+}

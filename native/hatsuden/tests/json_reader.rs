@@ -68,3 +68,23 @@ fn a_document_of_an_unknown_type_is_told_the_known_types() {
         }
     }
 }
+
+/// RFC 8259 §6: an exponent may carry a sign (`1e+5`, `2.5E-3`), a number read as a float.
+#[test]
+fn an_exponent_may_carry_a_sign() {
+    use hatsuden::json::Json;
+    for number in ["1e+5", "2.5E-3", "-1E+0", "1e5", "7e-12"] {
+        assert_eq!(parse(number), Ok(Json::Float(number.to_string())), "{number}");
+        assert_eq!(parse(&format!("[{number}]")), Ok(Json::Arr(vec![Json::Float(number.to_string())])), "{number}");
+    }
+    for bad in ["1e+", "1e-", "1e", "1e+-5"] {
+        assert!(parse(bad).is_err(), "{bad}");
+    }
+}
+
+/// RFC 8259 §7: every two-character escape reads as its character, the solidus `\/` too.
+#[test]
+fn every_short_escape_reads_as_its_character() {
+    assert_eq!(text(r#""a\/b""#), "a/b");
+    assert_eq!(text(r#""\"\\\/\b\f\n\r\t""#), "\"\\/\u{8}\u{c}\n\r\t");
+}

@@ -315,3 +315,173 @@ fn a_record_ends_with_the_turn_in_progress() {
         assert_eq!(parse_record(&text).unwrap().moves, played, "{plies} plies: {text}");
     }
 }
+
+/// A FlipSet (R41) lists its cells in cell order, row 0 before row 1, each row by energy: the
+/// second energy of row 0 comes before the first of row 1 (as the reference reads it).
+#[test]
+fn r41_a_flipset_lists_its_cells_in_cell_order() {
+    for text in ["FS 0G+1S", "FS 0B+1S", "FS 0S+0G+1S+1B"] {
+        let m = hatsuden::parse_move(text, None).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(hatsuden::format_move(&m), text);
+    }
+    for bad in ["FS 1S+0G", "FS 0G+0S", "FS 0G+0G"] {
+        assert!(hatsuden::parse_move(bad, None).is_err(), "{bad}");
+    }
+}
+
+/// A stall end needs a stall limit (R25): under `off` a result ending by the final turn is
+/// read, one ending by a stall is refused at the result tag (as the reference does).
+#[test]
+fn r25_a_record_stall_end_needs_a_stall_limit() {
+    let text = |result: &str| {
+        format!(
+            "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/off\"]\n[Seed \"5\"]\n\
+             [Result \"{result}\"]\n"
+        )
+    };
+    let read = parse_record(&text("winner=0 decided_by=total totals=5:3 end_reason=final_turn")).unwrap();
+    assert!(read.result.is_some() && read.rules.stall_limit.is_none());
+    let e = parse_record(&text("winner=0 decided_by=total totals=5:3 end_reason=stall")).unwrap_err();
+    assert_eq!((e.field.as_str(), e.position), ("record", 95), "{}", e.message);
+    assert!(e.message.contains("no stall end without a stall limit (R25)"), "{}", e.message);
+}
+
+/// A result's totals are two integers `a:b` without leading zeros, of at most 9 digits
+/// (NOTATION.md, "Game records"): anything else is a malformed result, refused at the tag.
+#[test]
+fn a_record_result_has_two_integer_totals() {
+    let text = |totals: &str| {
+        format!(
+            "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"5\"]\n\
+             [Result \"winner=0 decided_by=total totals={totals} end_reason=final_turn\"]\n"
+        )
+    };
+    for good in ["5:3", "0:-2", "123456789:3"] {
+        assert!(parse_record(&text(good)).is_ok(), "{good}");
+    }
+    for bad in ["5:", ":3", "-:3", "x:3", "5:x", "05:3", "-05:3", "5:3:1", "1234567890:3", "5"] {
+        let e = parse_record(&text(bad)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("record", 94), "{bad}: {}", e.message);
+        assert!(e.message.contains("malformed result"), "{bad}: {}", e.message);
+    }
+}
+
+/// A turn number has no leading zero (NOTATION.md, "Game records"): `01.` is refused at the
+/// start of its line, as the reference refuses it.
+#[test]
+fn a_record_turn_number_has_no_leading_zero() {
+    let text = |line: &str| {
+        format!(
+            "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"5\"]\n\
+             [Result \"*\"]\n\n{line}\n"
+        )
+    };
+    let e = parse_record(&text("01. C S1 0S, DD")).unwrap_err();
+    assert_eq!((e.field.as_str(), e.position), ("record", 99), "{}", e.message);
+    assert!(e.message.contains("expected a turn number"), "{}", e.message);
+}
+
+/// An explicit-chance record (seed `-`) holds the deal on line 0: `2 * hand_size` Deal moves,
+/// fewer only when the record stops inside the deal; a replay names the deal and then the turns
+/// (R7) in its errors.
+#[test]
+fn r7_a_record_line_0_holds_the_deal() {
+    let deal = |s: &State| s.chance_outcomes().unwrap()[0].0;
+    let mut s = new_game(&Rules::STANDARD, None).unwrap();
+    let mut moves = Vec::new();
+    for _ in 0..10 {
+        let m = deal(&s);
+        moves.push(m);
+        s = s.apply(m).unwrap();
+    }
+    let extra = deal(&new_game(&Rules::STANDARD, None).unwrap());
+    // Stopped inside the deal: a short line 0, read back.
+    let short = record_game(&Rules::STANDARD, None, &moves[..3], None).unwrap();
+    let text = hatsuden::records::format_record(&short);
+    assert_eq!(parse_record(&text).unwrap().moves, moves[..3], "{text}");
+    // The whole deal, then one Deal move too many on line 0.
+    let full = record_game(&Rules::STANDARD, None, &moves, None).unwrap();
+    let text = hatsuden::records::format_record(&full);
+    assert_eq!(parse_record(&text).unwrap().moves, moves, "{text}");
+    let line0 = text.lines().find(|l| l.starts_with("0. ")).expect("line 0").to_string();
+    let long = text.replace(&line0, &format!("{line0}, {}", hatsuden::format_move(&extra)));
+    let e = parse_record(&long).unwrap_err();
+    assert_eq!((e.field.as_str(), e.position), ("record", 102), "{long}: {}", e.message);
+    assert!(e.message.contains("line 6, column 4: the deal is 10 Deal moves"), "{long}: {}", e.message);
+    // A move that is not legal: during the deal, then in the first turn (player 0), then in the
+    // second (player 1).
+    let mut legal = Vec::new();
+    s.legal_moves(&mut legal);
+    let play = legal[0];
+    let mut bad = moves[..2].to_vec();
+    bad.push(play);
+    let e = record_game(&Rules::STANDARD, None, &bad, None).unwrap_err();
+    assert!(e.message.starts_with("ply 3 (the deal) "), "{}", e.message);
+    let mut bad = moves.clone();
+    bad.push(extra);
+    let e = record_game(&Rules::STANDARD, None, &bad, None).unwrap_err();
+    assert!(e.message.starts_with("ply 11 (turn 1, player 0) "), "{}", e.message);
+    let mut turn = moves.clone();
+    let mut t = s;
+    while t.current_player() == 0 {
+        let m = match t.chance_outcomes() {
+            Ok(outcomes) if !outcomes.is_empty() => outcomes[0].0,
+            _ => {
+                t.legal_moves(&mut legal);
+                legal[0]
+            }
+        };
+        turn.push(m);
+        t = t.apply(m).unwrap();
+    }
+    let ply = turn.len() + 1;
+    turn.push(extra);
+    let e = record_game(&Rules::STANDARD, None, &turn, None).unwrap_err();
+    assert!(e.message.starts_with(&format!("ply {ply} (turn 2, player 1) ")), "{}", e.message);
+}
+
+/// A record document's seed is a decimal string without leading zeros (`"0"` is one), its
+/// winner 0 or 1 (NOTATION.md, "Game records"), each refused at its path otherwise.
+#[test]
+fn a_record_document_seed_and_winner() {
+    let record = parse_record(
+        "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"5\"]\n[Result \"*\"]\n",
+    )
+    .unwrap();
+    let doc = hatsuden::records::record_doc(&record).to_text();
+    assert!(doc.contains("\"seed\":\"5\"") && doc.contains("\"result\":null"), "{doc}");
+    let seed0 = doc.replace("\"seed\":\"5\"", "\"seed\":\"0\"");
+    assert_eq!(hatsuden::records::record_from_json(&seed0).unwrap().seed, Some(0));
+    let path = |json: &str| match hatsuden::records::record_from_json(json) {
+        Err(hatsuden::Error::Json(e)) => e.path,
+        other => panic!("{json}: expected a JSON document error, got {other:?}"),
+    };
+    for bad in ["\"05\"", "\"00\""] {
+        assert_eq!(path(&doc.replace("\"seed\":\"5\"", &format!("\"seed\":{bad}"))), "$.seed", "{bad}");
+    }
+    // A tie-break of equal totals names no winner by itself: the winner's own check refuses 2.
+    let result = |winner: &str, decided_by: &str, totals: &str| {
+        doc.replace(
+            "\"result\":null",
+            &format!(
+                "\"result\":{{\"winner\":{winner},\"decided_by\":\"{decided_by}\",\"totals\":{totals},\"end_reason\":\"final_turn\"}}"
+            ),
+        )
+    };
+    assert!(hatsuden::records::record_from_json(&result("0", "total", "[5,3]")).is_ok());
+    assert!(hatsuden::records::record_from_json(&result("1", "city_points", "[3,3]")).is_ok());
+    for (bad, decided_by, totals) in [
+        ("2", "city_points", "[3,3]"),
+        ("2", "total", "[5,3]"),
+        ("-1", "city_points", "[3,3]"),
+        ("1.0", "total", "[2,4]"),
+    ] {
+        match hatsuden::records::record_from_json(&result(bad, decided_by, totals)) {
+            Err(hatsuden::Error::Json(e)) => {
+                assert_eq!(e.path, "$.result.winner", "{bad}: {e}");
+                assert!(e.message.contains("expected 0 or 1"), "{bad}: {e}");
+            }
+            other => panic!("{bad}: expected a JSON document error, got {other:?}"),
+        }
+    }
+}
