@@ -166,3 +166,32 @@ fn every_state_round_trips_through_the_packed_form_at_every_card_count() {
         assert!(triggered, "{energies}x{max_value}: the games reached an end trigger");
     }
 }
+
+/// Card counts of up to 255 copies (R31; the native engine's capacity) take 8 bits each in the
+/// packed form: with few distinct cards and many copies the counts of the hands, deck and
+/// discards outweigh the grids, and every state of explicit-chance random games still
+/// round-trips through the packed form, full and by position (R6, R36).
+#[test]
+fn states_with_many_copies_round_trip_through_the_packed_form() {
+    // (energies, max_value, copies)
+    for (energies, max_value, copies) in [(1, 2, 63), (1, 3, 255), (2, 2, 255), (1, 1, 255)] {
+        let r = Rules { energies, max_value, copies, hand_size: 2, city_demand: 8, stall_limit: Some(6), ..Rules::STANDARD };
+        for full in [true, false] {
+            let packer = hatsuden::packed::Packer::new(&r, full).unwrap();
+            let mut words = vec![0u64; packer.words()];
+            for seed in 0..4 {
+                let mut g = SplitMix64::new(seed);
+                let mut s = new_game(&r, None).unwrap();
+                for _ in 0..400 {
+                    packer.pack(&s, &mut words);
+                    assert_eq!(packer.unpack(&words), if full { s } else { s.position() }, "{}", format_state(&s));
+                    if s.is_over() {
+                        break;
+                    }
+                    let moves = s.legal_moves_vec();
+                    s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+                }
+            }
+        }
+    }
+}
