@@ -195,3 +195,33 @@ fn states_with_many_copies_round_trip_through_the_packed_form() {
         }
     }
 }
+
+/// The packed form's size is a bound every consistent state fits in (NOTATION.md, "Consistency
+/// conditions of a state": the turn logs are not compared with the rest, so each may hold its
+/// full 16 moves): under a rule set of 255 copies of two cards and a stall limit of 2^28 - 1,
+/// a state with every cell built and both logs full, the known cards kept (R36), round-trips.
+#[test]
+fn a_state_with_full_grids_and_full_turn_logs_round_trips_through_the_packed_form() {
+    let r = parse_rules("2/1/255/2/1/-/city_points/retake/268435455").unwrap();
+    let packer = hatsuden::packed::Packer::new(&r, true).unwrap();
+    let mut words = vec![0u64; packer.words()];
+    let logs = format!("this_turn=[{0}] last_turn=[{0}]", vec!["DD"; 16].join(", "));
+    let mut found = 0;
+    for seed in 0..20 {
+        let mut g = SplitMix64::new(seed);
+        let mut s = new_game(&r, None).unwrap();
+        while !s.is_over() {
+            if (0..2).all(|p| s.board(p).iter().all(|st| !st.cards().is_empty())) {
+                let text = format_state(&s);
+                let at = text.find("this_turn=").unwrap();
+                let full = parse_state(&format!("{}{logs}", &text[..at])).unwrap();
+                packer.pack(&full, &mut words);
+                assert_eq!(packer.unpack(&words), full, "{}", format_state(&full));
+                found += 1;
+            }
+            let moves = s.legal_moves_vec();
+            s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+        }
+    }
+    assert!(found > 0);
+}
