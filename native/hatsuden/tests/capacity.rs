@@ -175,7 +175,15 @@ fn every_state_round_trips_through_the_packed_form_at_every_card_count() {
 fn states_with_many_copies_round_trip_through_the_packed_form() {
     // (energies, max_value, copies)
     for (energies, max_value, copies) in [(1, 2, 63), (1, 3, 255), (2, 2, 255), (1, 1, 255)] {
-        let r = Rules { energies, max_value, copies, hand_size: 2, city_demand: 8, stall_limit: Some(6), ..Rules::STANDARD };
+        let r = Rules {
+            energies,
+            max_value,
+            copies,
+            hand_size: 2,
+            city_demand: 8,
+            stall_limit: Some(6),
+            ..Rules::STANDARD
+        };
         for full in [true, false] {
             let packer = hatsuden::packed::Packer::new(&r, full).unwrap();
             let mut words = vec![0u64; packer.words()];
