@@ -213,3 +213,233 @@ fn playout_stops_at_max_plies_and_debug_is_the_notation() {
     assert!(end.is_over() && plies < 10_000);
     assert_eq!(format!("{end:?}"), format_state(&end));
 }
+
+/// The fixed-size accessors the model checker reads (`hand_array`, `discard_array`,
+/// `played_cell_index`, `turn_discard_index`) and `turn_discard` report what the state notation
+/// writes (NOTATION.md, "State notation": `hands`, `discards`, `played_cell`, `turn_discard`),
+/// along random games in seeded and explicit chance mode (R21, R22, R23, R36).
+#[test]
+fn r22_r23_the_array_and_index_accessors_are_the_notations() {
+    let letter = ['S', 'G', 'W', 'H', 'B'];
+    let code = |c: &Card| format!("{}{}", letter[c.energy as usize], c.value);
+    let cell_code = |c: &Cell| format!("{}{}", c.row, letter[c.energy as usize]);
+    let field = |text: &str, key: &str| {
+        let at = text.find(&format!(" {key}=")).expect("the field") + key.len() + 2;
+        text[at..].split(' ').next().unwrap_or_default().to_string()
+    };
+    let counts = |cards: Vec<Card>, t: &Tables| {
+        let mut n = [0u8; MAX_KINDS];
+        for c in cards {
+            n[t.index(c).unwrap() as usize] += 1;
+        }
+        n
+    };
+    let mut moves = Vec::new();
+    let (mut played, mut discarded) = (0, 0);
+    for seed in 0..40u64 {
+        let mut s = new_game(&Rules::STANDARD, if seed % 2 == 0 { Some(seed) } else { None }).unwrap();
+        let mut g = SplitMix64::new(seed + 3);
+        while !s.is_over() {
+            let text = format_state(&s);
+            let t = s.tables();
+            for p in 0..2 {
+                assert_eq!(s.hand_array(p), &counts(s.hand(p), t), "{text}");
+            }
+            assert_eq!(s.discard_array(), &counts(s.discards(), t), "{text}");
+            let hands: Vec<String> = (0..2)
+                .map(|p| s.hand(p).iter().map(code).collect::<Vec<_>>().join(","))
+                .map(|h| if h.is_empty() { "-".to_string() } else { h })
+                .collect();
+            assert_eq!(field(&text, "hands"), hands.join("/"), "{text}");
+            let discards = s.discards().iter().map(code).collect::<Vec<_>>().join(",");
+            assert_eq!(field(&text, "discards"), if discards.is_empty() { "-".to_string() } else { discards });
+            let cell = s.played_cell();
+            assert_eq!(field(&text, "played_cell"), cell.map_or("-".to_string(), |c| cell_code(&c)), "{text}");
+            assert_eq!(s.played_cell_index(), cell.map(|c| t.cell_index(c).unwrap() as usize), "{text}");
+            let card = s.turn_discard();
+            assert_eq!(field(&text, "turn_discard"), card.map_or("-".to_string(), |c| code(&c)), "{text}");
+            assert_eq!(s.turn_discard_index(), card.map(|c| t.index(c).unwrap() as usize), "{text}");
+            played += usize::from(cell.is_some());
+            discarded += usize::from(card.is_some());
+            s.legal_moves(&mut moves);
+            s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+        }
+    }
+    assert!(played > 100 && discarded > 20, "{played} {discarded}");
+}
+
+/// R34, R40: `pick_action` gives a move in every ACTION where no placement is due, under
+/// `place_at_once` as under the default timing (None only with a drawn Accumulator or Smart
+/// still to place, where the legal moves are the placements alone).
+#[test]
+fn r40_pick_action_is_none_only_with_a_placement_due() {
+    let mut buf = Vec::new();
+    let mut g = SplitMix64::new(5);
+    let mut picked = 0;
+    for text in [
+        "3/2/2/2/3/ACC+SEC+SMT+DWN/city_points/retake/6/place_at_once",
+        "5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20/place_at_once",
+    ] {
+        let rules = parse_rules(text).unwrap();
+        for seed in 0..100 {
+            let mut s = new_game(&rules, Some(seed)).unwrap();
+            while !s.is_over() {
+                s.legal_moves(&mut buf);
+                let due = buf.iter().all(|m| matches!(m, Move::PlaceAccumulator { .. } | Move::PlaceSmart { .. }));
+                let r = g.next();
+                let pick = s.pick_action(r);
+                if s.phase() == Phase::Action && !due {
+                    assert_eq!(pick, Some(buf[(r % buf.len() as u64) as usize]), "{}", format_state(&s));
+                    picked += 1;
+                } else {
+                    assert_eq!(pick, None, "{}", format_state(&s));
+                }
+                s = s.apply(buf[(g.next() % buf.len() as u64) as usize]).unwrap();
+            }
+        }
+    }
+    assert!(picked > 1000, "{picked}");
+}
+
+/// R6, R33: a playout from an explicit-chance state draws every chance outcome (a `DealTech`
+/// when a tech card is pending, a `Deal` otherwise) and so plays to the end of the game.
+#[test]
+fn r6_explicit_chance_playouts_deal_and_end() {
+    let mut buf = Vec::new();
+    for seed in 0..20 {
+        let s = new_game(&Rules::STANDARD, None).unwrap();
+        let (end, plies) = s.playout(&mut SplitMix64::new(seed), 100_000, &mut buf);
+        assert!(end.is_over() && plies > 20, "seed {seed}: {plies} plies, {}", format_state(&end));
+        assert_eq!(score(&end).winner, score(&end).winner & 1);
+    }
+}
+
+/// An `InvalidInput` shows as `field: message`, the Python library's `InvalidInputError` text.
+#[test]
+fn invalid_input_displays_field_and_message() {
+    assert_eq!(InvalidInput::new("copies", "too many").to_string(), "copies: too many");
+    let r = Rules { energies: 1, max_value: 1, copies: 256, hand_size: 1, city_demand: 1, ..Rules::STANDARD };
+    let e = new_game(&r, None).unwrap_err();
+    assert_eq!(e.to_string(), format!("copies: {}", e.message));
+}
+
+/// Rules notation (NOTATION.md, "Rules notation"): the default variants `keep` and
+/// `one_at_a_time` are never written (refused at the word, with the Python library's message),
+/// and a rule set of more than 4,096 plant cards is refused at `copies`; exactly 4,096 is read
+/// (R31).
+#[test]
+fn rules_notation_refuses_written_defaults_and_too_many_cards() {
+    for (text, position, word) in [
+        ("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20/keep", 49, "keep"),
+        ("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20/one_at_a_time", 49, "one_at_a_time"),
+        ("5/4/2/5/10/ACC/city_points/retake/20/place_at_once/one_at_a_time", 51, "one_at_a_time"),
+    ] {
+        let e = parse_rules(text).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("rules", position), "{text}");
+        assert_eq!(e.message, format!("{word} is a default: it is not written"), "{text}");
+    }
+    let r = parse_rules("4/4/256/5/10/ACC/city_points/retake/20").unwrap();
+    assert_eq!(r.card_count(), 4096);
+    let e = parse_rules("4/4/257/5/10/ACC/city_points/retake/20").unwrap_err();
+    assert_eq!((e.field.as_str(), e.position), ("rules", 4));
+    assert!(e.message.contains("notation may describe (4096)"), "{}", e.message);
+}
+
+/// R1: a cell is in play iff its row is 0 or 1 and its energy is one of the rule set's; no
+/// other cell has an index, and no move may use one.
+#[test]
+fn r1_a_cell_outside_the_grid_has_no_index() {
+    let s = standard();
+    let t = s.tables();
+    assert_eq!(t.cell_index(Cell { row: 1, energy: 4 }), Some(9));
+    for cell in [Cell { row: 2, energy: 0 }, Cell { row: 2, energy: 4 }, Cell { row: 0, energy: 5 }] {
+        assert_eq!(t.cell_index(cell), None, "{cell:?}");
+        let card = s.hand(0)[0];
+        let m = Move::Construct { card, cell: Cell { energy: card.energy, ..cell }, secret: false };
+        if cell.row == 2 {
+            assert!(s.apply(m).is_err(), "{m:?}");
+        }
+    }
+}
+
+/// R8, R32: a seed given as a decimal string is `-?(0|[1-9][0-9]*)` taken mod 2^64; anything
+/// else (an empty string, a lone sign, a letter, a leading zero) is no seed.
+#[test]
+fn r32_seeds_from_decimal_text_at_their_limits() {
+    for (text, seed) in [
+        ("0", Some(0)),
+        ("7", Some(7)),
+        ("18446744073709551615", Some(u64::MAX)),
+        ("18446744073709551616", Some(0)),
+        ("-1", Some(u64::MAX)),
+        ("-0", Some(0)),
+        ("", None),
+        ("-", None),
+        ("1a", None),
+        ("a", None),
+        ("-x", None),
+        ("05", None),
+        ("00", None),
+        ("+5", None),
+    ] {
+        assert_eq!(seed_from_decimal(text), seed, "{text:?}");
+    }
+}
+
+/// NOTATION.md, "State notation": `rng_state` is a decimal without leading zeros; `0` and
+/// 2^64 - 1 are read back, `00` is refused at the number, as the Python library refuses it.
+#[test]
+fn rng_state_zero_is_read_and_a_leading_zero_refused() {
+    let text = format_state(&new_game(&Rules::STANDARD, Some(5)).unwrap());
+    let at = text.find("rng_state=").unwrap() + "rng_state=".len();
+    let end = at + text[at..].find(' ').unwrap();
+    for value in ["0", "18446744073709551615"] {
+        let t = format!("{}{value}{}", &text[..at], &text[end..]);
+        assert_eq!(format_state(&parse_state(&t).unwrap()), t);
+    }
+    let e = parse_state(&format!("{}00{}", &text[..at], &text[end..])).unwrap_err();
+    assert_eq!((e.field.as_str(), e.position), ("rng_state", at));
+}
+
+/// `map_rows` swaps the rows of a move iff the mover's bit of the mask is set (the row
+/// symmetry of R36's positions): never with mask 0, only for player 1 with mask 2.
+#[test]
+fn map_rows_swaps_only_for_the_movers_bit() {
+    let card = Card { energy: 0, value: 3 };
+    let m = Move::Construct { card, cell: Cell { row: 0, energy: 0 }, secret: false };
+    let swapped = Move::Construct { card, cell: Cell { row: 1, energy: 0 }, secret: false };
+    assert_eq!(m.swap_rows(), swapped);
+    for (mover, mask, expected) in
+        [(0, 0, m), (1, 0, m), (0, 1, swapped), (1, 1, m), (0, 2, m), (1, 2, swapped), (0, 3, swapped), (1, 3, swapped)]
+    {
+        assert_eq!(m.map_rows(mover, mask), expected, "mover {mover}, mask {mask}");
+    }
+}
+
+/// `same_stacks` is equality of the stacks, pair by pair: two grids differing in two stacks
+/// (even the same two stacks exchanged) are not the same.
+#[test]
+fn same_stacks_is_stack_equality() {
+    let mut buf = Vec::new();
+    let mut g = SplitMix64::new(1);
+    let mut compared = 0;
+    for seed in 0..20 {
+        let mut s = new_game(&Rules::STANDARD, Some(seed)).unwrap();
+        while !s.is_over() {
+            let a: Vec<Stack> = s.board(0).to_vec();
+            assert!(same_stacks(&a, s.board(0)));
+            assert!(!same_stacks(&a, &a[1..]));
+            for i in 0..a.len() {
+                for j in i + 1..a.len() {
+                    let mut b = a.clone();
+                    b.swap(i, j);
+                    assert_eq!(same_stacks(&a, &b), a[i] == a[j], "{i} {j}");
+                    compared += usize::from(a[i] != a[j]);
+                }
+            }
+            s.legal_moves(&mut buf);
+            s = s.apply(buf[(g.next() % buf.len() as u64) as usize]).unwrap();
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}

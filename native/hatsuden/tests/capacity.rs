@@ -166,3 +166,70 @@ fn every_state_round_trips_through_the_packed_form_at_every_card_count() {
         assert!(triggered, "{energies}x{max_value}: the games reached an end trigger");
     }
 }
+
+/// Card counts of up to 255 copies (R31; the native engine's capacity) take 8 bits each in the
+/// packed form: with few distinct cards and many copies the counts of the hands, deck and
+/// discards outweigh the grids, and every state of explicit-chance random games still
+/// round-trips through the packed form, full and by position (R6, R36).
+#[test]
+fn states_with_many_copies_round_trip_through_the_packed_form() {
+    // (energies, max_value, copies)
+    for (energies, max_value, copies) in [(1, 2, 63), (1, 3, 255), (2, 2, 255), (1, 1, 255)] {
+        let r = Rules {
+            energies,
+            max_value,
+            copies,
+            hand_size: 2,
+            city_demand: 8,
+            stall_limit: Some(6),
+            ..Rules::STANDARD
+        };
+        for full in [true, false] {
+            let packer = hatsuden::packed::Packer::new(&r, full).unwrap();
+            let mut words = vec![0u64; packer.words()];
+            for seed in 0..4 {
+                let mut g = SplitMix64::new(seed);
+                let mut s = new_game(&r, None).unwrap();
+                for _ in 0..400 {
+                    packer.pack(&s, &mut words);
+                    assert_eq!(packer.unpack(&words), if full { s } else { s.position() }, "{}", format_state(&s));
+                    if s.is_over() {
+                        break;
+                    }
+                    let moves = s.legal_moves_vec();
+                    s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+                }
+            }
+        }
+    }
+}
+
+/// The packed form's size is a bound every consistent state fits in (NOTATION.md, "Consistency
+/// conditions of a state": the turn logs are not compared with the rest, so each may hold its
+/// full 16 moves): under a rule set of 255 copies of two cards and a stall limit of 2^28 - 1,
+/// a state with every cell built and both logs full, the known cards kept (R36), round-trips.
+#[test]
+fn a_state_with_full_grids_and_full_turn_logs_round_trips_through_the_packed_form() {
+    let r = parse_rules("2/1/255/2/1/-/city_points/retake/268435455").unwrap();
+    let packer = hatsuden::packed::Packer::new(&r, true).unwrap();
+    let mut words = vec![0u64; packer.words()];
+    let logs = format!("this_turn=[{0}] last_turn=[{0}]", vec!["DD"; 16].join(", "));
+    let mut found = 0;
+    for seed in 0..20 {
+        let mut g = SplitMix64::new(seed);
+        let mut s = new_game(&r, None).unwrap();
+        while !s.is_over() {
+            if (0..2).all(|p| s.board(p).iter().all(|st| !st.cards().is_empty())) {
+                let text = format_state(&s);
+                let at = text.find("this_turn=").unwrap();
+                let full = parse_state(&format!("{}{logs}", &text[..at])).unwrap();
+                packer.pack(&full, &mut words);
+                assert_eq!(packer.unpack(&words), full, "{}", format_state(&full));
+                found += 1;
+            }
+            let moves = s.legal_moves_vec();
+            s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+        }
+    }
+    assert!(found > 0);
+}

@@ -78,3 +78,47 @@ fn r25_the_bound_on_a_games_length_is_the_python_librarys() {
     assert_eq!(of("3/3/2/3/6/SEC/city_points/retake/6"), Some(258));
     assert_eq!(of("5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/off"), None);
 }
+
+/// The normalised features (docs/features.md) are the raw information-state tensor entries
+/// each normalised by its plan entry (`Norm`): a count times its factor, a count without bound
+/// as `n / (n + 1)`, and a stack's value (`-1` hidden, `0 .. max_value`) and top card one-hot
+/// from the entry's first value (R39), along the first plies of several games.
+#[test]
+fn r39_normalised_features_follow_the_plan_entry_by_entry() {
+    use hatsuden::infostate::Norm;
+    let l = Learning::new(&Rules::STANDARD).unwrap();
+    let mut e = Episode::new(&l, true);
+    let plan = l.plan(true);
+    let mut out = vec![0f32; l.feature_size(true, true)];
+    let (mut buf, mut ids) = (Vec::new(), Vec::new());
+    let mut hot = 0;
+    for seed in 0..6 {
+        e.reset(&l, seed);
+        for ply in 0..40 {
+            for p in 0..2 {
+                let raw = e.raw(p);
+                assert_eq!(raw.len(), plan.norms.len());
+                let mut expected = Vec::with_capacity(out.len());
+                for (&x, norm) in raw.iter().zip(&plan.norms) {
+                    let x32 = x as f32;
+                    match *norm {
+                        Norm::Scale(mul) => expected.push(x32 * mul),
+                        Norm::Saturate => expected.push(x32 / (x32 + 1.0)),
+                        Norm::OneHot { first, len } => {
+                            expected.extend((0..len).map(|k| if x - first == k as i64 { 1.0 } else { 0.0 }));
+                            hot += usize::from(x >= first && x - first < len as i64);
+                        }
+                    }
+                }
+                e.write_features(&l, p, true, &mut out);
+                assert_eq!(out, expected, "seed {seed}, ply {ply}, player {p}");
+            }
+            e.legal_ids(&l, &mut buf, &mut ids);
+            if ids.is_empty() {
+                break;
+            }
+            e.step(&l, ids[(ply * 7 + seed as usize) % ids.len()] as i64).unwrap();
+        }
+    }
+    assert!(hot > 1000, "{hot}");
+}
