@@ -97,9 +97,10 @@ fn dense(t: &Tables, m: &Move) -> Option<usize> {
         Move::Discard { card: c } | Move::DrawFromDiscard { card: c } | Move::Deal { card: c } => (card(c)?, 0, 0),
         Move::Flip { cell: x } => (0, cell(x)?, 0),
         Move::FlipSet { cells } => return ((*cells as usize) < 1024).then_some(FLIP_SETS + *cells as usize),
-        Move::PlaceAccumulator { row } => (0, *row as usize % CELL_SLOTS, 0),
-        Move::PlaceSmart { energy } => (0, *energy as usize % CELL_SLOTS, 0),
-        Move::DealTech { tech } => (*tech as usize % CARD_SLOTS, 0, 0),
+        // A row, energy or tech past its slots is no move of any rule set (not another one's).
+        Move::PlaceAccumulator { row } => (0, Some(*row as usize).filter(|&r| r < CELL_SLOTS)?, 0),
+        Move::PlaceSmart { energy } => (0, Some(*energy as usize).filter(|&e| e < CELL_SLOTS)?, 0),
+        Move::DealTech { tech } => (Some(*tech as usize).filter(|&x| x < CARD_SLOTS)?, 0, 0),
         _ => (0, 0, 0),
     };
     Some(((m.kind_rank() as usize * CARD_SLOTS + cd) * CELL_SLOTS + cl) * 2 + flag)

@@ -3,7 +3,7 @@
 //! as it is seen (R37, "Moves as seen"), as `hatsuden_rules.integrations._learning` counts it.
 
 use hatsuden::infostate::{Episode, Learning};
-use hatsuden::Rules;
+use hatsuden::{Move, Rules};
 
 /// The seen counts of `player`, read from the raw information-state tensor.
 fn seen(e: &Episode, l: &Learning, player: usize) -> Vec<i64> {
@@ -121,4 +121,28 @@ fn r39_normalised_features_follow_the_plan_entry_by_entry() {
         }
     }
     assert!(hot > 1000, "{hot}");
+}
+
+/// R1, R19, R20: an action id names a move of the rule set, and only those: an Accumulator on
+/// a row past the two rows, or a Smart on an energy not in play, has none (the Python
+/// library's `actions.action_id` refuses them too), whatever the number (an earlier reading
+/// took it modulo 11, so row 12 was given row 1's id).
+#[test]
+fn r1_r19_r20_a_placement_outside_the_grid_has_no_action_id() {
+    for rules in [Rules::STANDARD, Rules { energies: 3, ..Rules::STANDARD }] {
+        let l = Learning::new(&rules).unwrap();
+        let e = rules.energies as u8;
+        for v in 0..=u8::MAX {
+            let row = l.actions.id(&Move::PlaceAccumulator { row: v });
+            let smart = l.actions.id(&Move::PlaceSmart { energy: v });
+            assert_eq!(row.is_some(), v < 2, "PlaceAccumulator row {v}");
+            assert_eq!(smart.is_some(), v < e, "PlaceSmart energy {v} of {e}");
+            if let Some(a) = row {
+                assert_eq!(l.actions.player[a as usize], Move::PlaceAccumulator { row: v });
+            }
+            if let Some(a) = smart {
+                assert_eq!(l.actions.player[a as usize], Move::PlaceSmart { energy: v });
+            }
+        }
+    }
 }
