@@ -213,8 +213,8 @@ clean:
 #   make mutation-native MUTANTS_SHARD=0/16 & make mutation-native MUTANTS_SHARD=1/16
 # MUTANTS_ARGS=--retest-missed tests a shard's missed mutants again (after a new test).
 # `make mutation-native-save` writes every outcome so far to native/mutants-outcomes.tsv with the
-# git tree of the mutated sources: committed, it lets a run on another machine continue (while
-# those sources are unchanged).
+# git blob of each mutated source file: committed, it lets a run on another machine continue
+# (the mutants of a file changed since are tested again).
 MUTANTS_SHARD ?= 0/1
 MUTANTS_ARGS  ?=
 mutation-native: ## Mutation testing of the native rules crate with cargo-mutants (hours: shard it, MUTANTS_SHARD=k/n; make mutation-native-score sums the shards).

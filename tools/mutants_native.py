@@ -34,10 +34,10 @@ dropped, and a mutant already judged in another shard (the round-robin shards mo
 adds or removes mutants) keeps that outcome instead of being tested again.
 
 The outcomes can travel with the repository: ``save`` writes every judged outcome to
-``native/mutants-outcomes.tsv`` with the git tree of the mutated sources (``native/hatsuden/src``)
-they were judged on. A run on another machine adopts them as if another shard had judged them,
-and ``score`` counts them, as long as those sources are the same tree; after any change to them
-the file is ignored (it says so) and every mutant is tested again.
+``native/mutants-outcomes.tsv`` with the git blob of each mutated source file
+(``native/hatsuden/src``) as it was judged. A run on another machine adopts them as if another
+shard had judged them, and ``score`` counts them, for the files still the same blob; the
+mutants of a file changed since are tested again (``score`` and ``run`` say how many).
 
     python3 -m tools.mutants_native run 0/64 [--retest-missed]
     python3 -m tools.mutants_native score [--missed]
@@ -354,45 +354,67 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     return 0
 
 
-def sources_tree() -> str:
-    """The git tree of the committed mutated sources ("" outside a git checkout)."""
+def source_blobs() -> dict[str, str]:
+    """Each committed mutated source file's git blob, by its mutants' path (``hatsuden/src/...``).
+
+    Empty outside a git checkout.
+    """
     done = subprocess.run(
-        ["git", "rev-parse", f"HEAD:{SOURCES}"],
+        ["git", "ls-tree", "-r", "HEAD", "--", SOURCES],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
     )
-    return done.stdout.strip() if done.returncode == 0 else ""
+    blobs: dict[str, str] = {}
+    for line in done.stdout.splitlines() if done.returncode == 0 else []:
+        meta, _, path = line.partition("\t")
+        blobs[path.removeprefix("native/")] = meta.split()[-1]
+    return blobs
 
 
-def saved(path: Path = SAVED, tree: str | None = None) -> dict[str, str]:
-    """The committed outcomes (`save`), if they were judged on the sources as committed now."""
+def saved(path: Path = SAVED, blobs: dict[str, str] | None = None) -> dict[str, str]:
+    """The committed outcomes (`save`) of the mutants whose file is as it was when judged.
+
+    A mutant is known by its file, line, column and mutation: in a file changed since, the same
+    name may be another mutant, so those outcomes are left out (and the mutants tested again).
+    """
     if not path.is_file():
         return {}
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header = lines[0].split() if lines else []
-    judged_on = header[header.index("tree") + 1] if "tree" in header[:-1] else ""
-    tree = sources_tree() if tree is None else tree
-    if not tree or judged_on != tree:
-        was, now = judged_on or "?", tree or "?"
-        print(f"{path.name}: judged on {SOURCES} tree {was}, not {now}: ignored")
-        return {}
-    return load(path)
+    judged_on: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# blob "):
+            _, _, blob, file = line.split(" ", 3)
+            judged_on[file] = blob
+    blobs = source_blobs() if blobs is None else blobs
+    kept: dict[str, str] = {}
+    left = 0
+    for mutant, outcome in load(path).items():
+        file = mutant.split(":", 1)[0]
+        if file in judged_on and blobs.get(file) == judged_on[file]:
+            kept[mutant] = outcome
+        else:
+            left += 1
+    if left:
+        print(f"{path.name}: {left} outcomes of files changed since they were judged: left out")
+    return kept
 
 
-def save_outcomes(outcomes: dict[str, str], path: Path = SAVED, tree: str | None = None) -> int:
-    """Write the judged `outcomes` (not the pending ones) with the sources' tree; how many."""
-    tree = sources_tree() if tree is None else tree
-    if not tree:
+def save_outcomes(
+    outcomes: dict[str, str], path: Path = SAVED, blobs: dict[str, str] | None = None
+) -> int:
+    """Write the judged `outcomes` (not the pending ones) with each source file's blob; how many."""
+    blobs = source_blobs() if blobs is None else blobs
+    if not blobs:
         sys.exit(f"save: {SOURCES} is not in a git checkout's HEAD")
     judged = {m: o for m, o in outcomes.items() if o != "pending"}
     header = (
-        f"# cargo-mutants outcomes of {SOURCES} at tree {tree} "
-        "(python3 -m tools.mutants_native save; MUTATION.md, Rust rules crate)\n"
+        f"# cargo-mutants outcomes of {SOURCES}, each valid while its file is the blob named "
+        "here (python3 -m tools.mutants_native save; MUTATION.md, Rust rules crate)\n"
     )
+    files = "".join(f"# blob {blob} {file}\n" for file, blob in sorted(blobs.items()))
     body = "".join(f"{o}\t{m}\n" for m, o in sorted(judged.items()))
-    path.write_text(header + body, encoding="utf-8")
+    path.write_text(header + files + body, encoding="utf-8")
     return len(judged)
 
 

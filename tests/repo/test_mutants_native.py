@@ -84,19 +84,29 @@ def test_a_mutant_judged_in_another_shard_keeps_its_outcome() -> None:
     assert results == {"a.rs:1:1: x": "caught", "b.rs:2:2: y": "missed"}
 
 
-def test_saved_outcomes_count_only_for_the_sources_they_were_judged_on(tmp_path: Path) -> None:
+def test_saved_outcomes_count_only_for_the_files_they_were_judged_on(tmp_path: Path) -> None:
     path = tmp_path / "mutants-outcomes.tsv"
-    outcomes = {"a.rs:1:1: x": "caught", "b.rs:2:2: y": "missed", "c.rs:3:3: z": "pending"}
-    assert mn.save_outcomes(outcomes, path, tree="abc123") == 2
+    outcomes = {
+        "hatsuden/src/a.rs:1:1: x": "caught",
+        "hatsuden/src/b.rs:2:2: y": "missed",
+        "hatsuden/src/b.rs:3:3: z": "pending",
+    }
+    blobs = {"hatsuden/src/a.rs": "aaa1", "hatsuden/src/b.rs": "bbb1"}
+    assert mn.save_outcomes(outcomes, path, blobs=blobs) == 2
     assert path.read_text(encoding="utf-8").startswith("# cargo-mutants outcomes of ")
-    assert mn.saved(path, tree="abc123") == {"a.rs:1:1: x": "caught", "b.rs:2:2: y": "missed"}
-    # Other sources (a file changed since): the outcomes are not trusted.
-    assert mn.saved(path, tree="def456") == {}
-    assert mn.saved(tmp_path / "absent.tsv", tree="abc123") == {}
+    assert mn.saved(path, blobs=blobs) == {
+        "hatsuden/src/a.rs:1:1: x": "caught",
+        "hatsuden/src/b.rs:2:2: y": "missed",
+    }
+    # b.rs changed since: its mutants' names may now be other mutants, so they are left out.
+    changed = {**blobs, "hatsuden/src/b.rs": "bbb2"}
+    assert mn.saved(path, blobs=changed) == {"hatsuden/src/a.rs:1:1: x": "caught"}
+    assert mn.saved(path, blobs={}) == {}
+    assert mn.saved(tmp_path / "absent.tsv", blobs=blobs) == {}
 
 
 def test_the_committed_outcomes_are_well_formed() -> None:
-    """native/mutants-outcomes.tsv (when committed): a header naming the tree, then outcomes.
+    """native/mutants-outcomes.tsv (when committed): a header, each file's blob, the outcomes.
 
     Whether they still apply (the sources unchanged since) is for `score` and `run` to say: a
     change to the crate does not wait for a new mutation run.
@@ -104,8 +114,14 @@ def test_the_committed_outcomes_are_well_formed() -> None:
     if not mn.SAVED.is_file():
         return
     header, *lines = mn.SAVED.read_text(encoding="utf-8").splitlines()
-    assert header.startswith("# cargo-mutants outcomes of native/hatsuden/src at tree ")
-    for line in lines:
+    assert header.startswith("# cargo-mutants outcomes of native/hatsuden/src, ")
+    blobs = [line for line in lines if line.startswith("# blob ")]
+    assert blobs
+    for line in blobs:
+        _, _, blob, file = line.split(" ", 3)
+        assert len(blob) == 40
+        assert file.startswith("hatsuden/src/")
+    for line in lines[len(blobs) :]:
         outcome, _, name = line.partition("\t")
         assert outcome in mn.OUTCOMES
         assert outcome != "pending"
