@@ -94,3 +94,36 @@ fn r2_r36_the_card_accessors_list_the_cards_of_the_notation() {
     }
     assert!(discards_seen > 100);
 }
+
+/// R39: `MAX_OBSERVATION_TENSOR` is the tensor's length with every card-kind slot of the
+/// compact state (`MAX_KINDS`) and the largest grid (`MAX_CELLS` cells, half as many
+/// energies): 28 entries fixed, 6 per card kind, 17 per cell and one per energy, as the
+/// layout counts them under any rule set; the largest valid rule set's tensor fits in it.
+#[test]
+fn r39_the_largest_observation_tensor_is_the_layouts_at_the_largest_sizes() {
+    use hatsuden::{
+        observation_tensor, observation_tensor_layout, parse_rules, MAX_CELLS, MAX_KINDS, MAX_OBSERVATION_TENSOR,
+    };
+    let length = |text: &str| -> (usize, usize, usize) {
+        let t = parse_rules(text).unwrap().tables().unwrap();
+        let n = observation_tensor_layout(t).iter().map(|&(_, size)| size).sum();
+        (n, t.kinds, t.e)
+    };
+    // One energy, one value: the fixed part and one of each unit; then more values (kinds
+    // alone), then more energies (kinds, cells and energies).
+    let (one, k1, e1) = length("1/1/2/1/10/-/city_points/retake/2");
+    let (values, k2, _) = length("1/3/2/1/10/-/city_points/retake/2");
+    let (energies, k3, e3) = length("3/1/2/1/10/-/city_points/retake/2");
+    assert_eq!((k1, e1, k2, k3, e3), (1, 1, 3, 3, 3));
+    let per_kind = (values - one) / 2;
+    let per_energy_and_cells = (energies - one - 2 * per_kind) / 2; // an energy brings 2 cells
+    assert_eq!(per_kind, 6);
+    assert_eq!(per_energy_and_cells, 2 * 17 + 1);
+    let fixed = one - per_kind - per_energy_and_cells;
+    assert_eq!(fixed, 28);
+    assert_eq!(MAX_OBSERVATION_TENSOR, fixed + per_kind * MAX_KINDS + per_energy_and_cells * (MAX_CELLS / 2));
+    let largest = parse_rules("5/11/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20").unwrap();
+    let s = new_game(&largest, Some(1)).unwrap();
+    let n = observation_tensor(&observe(&s, 0)).len();
+    assert!(n <= MAX_OBSERVATION_TENSOR && MAX_OBSERVATION_TENSOR - n == 6 * (MAX_KINDS - 55), "{n}");
+}

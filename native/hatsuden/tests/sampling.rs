@@ -2,12 +2,55 @@
 //! (R21 one flip at a time, R41 any set) and the tech-card timings (R40): the observation of a
 //! real state always has a consistent state, so sampling it never fails, and what it gives
 //! looks the same to the observer (R37); the observer's legal moves follow from the
-//! observation alone (R37).
+//! observation alone (R37). The samples are the Python library's, bit for bit (R38), and an
+//! observation's notation is refused where the Python library refuses it (R36).
 
 use hatsuden::{
-    legal_moves_from, new_game, observe, sample_state, Overflow, Phase, Rules, SplitMix64, TechTiming, ACCUMULATOR,
-    SMART,
+    cells_of, legal_moves_from, new_game, observe, sample_state, Move, Overflow, Phase, Rules, SplitMix64, State,
+    TechTiming, ACCUMULATOR, FACE_DOWN, SMART,
 };
+
+/// R21: a row is flipped only while it overflows. For each flip in the turn logs of `s`, the
+/// row of its mover, as it stood before that flip (the stacks face up now, and those this flip
+/// and the later ones of the log turned face down), is over its tolerance then (the
+/// Accumulator's only if it lay there before the flip). A sampled state must hold it as the
+/// real one does: a concealed Secret Build stack in a row that overflowed is at least what it
+/// took.
+fn flipped_rows_overflowed(s: &State) -> Result<(), String> {
+    let t = s.tables();
+    let cells_flipped = |m: &Move| -> Vec<usize> {
+        match *m {
+            Move::Flip { cell } => t.cell_index(cell).into_iter().map(usize::from).collect(),
+            Move::FlipSet { cells } => cells_of(cells).filter_map(|c| t.cell_index(c)).map(usize::from).collect(),
+            _ => Vec::new(),
+        }
+    };
+    let me = s.current_player();
+    for (log, mover) in [(s.this_turn(), me), (s.last_turn(), 1 - me)] {
+        for n in 0..log.len() {
+            let cells = cells_flipped(&log[n]);
+            let Some(&first) = cells.first() else { continue };
+            let row = first / t.e;
+            let from_here: Vec<usize> = log[n..].iter().flat_map(&cells_flipped).collect();
+            let board = s.board(mover);
+            let supply: u64 = (row * t.e..row * t.e + t.e)
+                .filter(|&c| {
+                    let st = &board[c];
+                    !st.is_empty() && (st.flags & FACE_DOWN == 0 || from_here.contains(&c))
+                })
+                .map(|c| u64::from(t.value[board[c].top() as usize]))
+                .sum();
+            let placed_later =
+                log[n + 1..].iter().any(|m| matches!(m, Move::PlaceAccumulator { row: r } if usize::from(*r) == row));
+            let tol =
+                if s.accumulator() == Some((mover, row)) && !placed_later { t.acc_tolerance } else { t.tolerance };
+            if supply <= tol {
+                return Err(format!("player {mover} flipped row {row} at {supply}, tolerance {tol}"));
+            }
+        }
+    }
+    Ok(())
+}
 
 fn every_position_samples(rules: Rules, games: u64) {
     positions_of_seeds_sample(rules, 0..games);
@@ -24,6 +67,8 @@ fn positions_of_seeds_sample(rules: Rules, seeds: std::ops::Range<u64>) {
                 let sampled = sample_state(&o, &mut SplitMix64::new(seed * 1000 + ply))
                     .unwrap_or_else(|e| panic!("seed {seed} ply {ply} player {p}: {e}"));
                 assert_eq!(observe(&sampled, p), o, "seed {seed} ply {ply} player {p}");
+                flipped_rows_overflowed(&s).unwrap_or_else(|e| panic!("seed {seed} ply {ply}: real state: {e}"));
+                flipped_rows_overflowed(&sampled).unwrap_or_else(|e| panic!("seed {seed} ply {ply} player {p}: {e}"));
                 // R21: a sampled state in OVERFLOW has its played row over its tolerance, as the
                 // real one has (a concealed Secret Build stack there is at least what it takes).
                 if sampled.phase() == Phase::Overflow {
@@ -88,4 +133,131 @@ fn r38_r21_every_position_samples_where_rows_overflow_often() {
 fn r38_r21_a_concealed_stack_of_an_overflowing_row_takes_at_least_the_excess() {
     let rules = hatsuden::parse_rules("3/3/2/3/6/SEC/city_points/retake/6").unwrap();
     positions_of_seeds_sample(rules, 597..598);
+}
+
+/// FNV-1a (64-bit) over the state notation, each followed by a newline, of the sample of each
+/// player's observation of every position of the games of `seeds`: seeded and sampled as in
+/// [`positions_of_seeds_sample`], their moves chosen by [`pick`].
+fn digest_of_samples(rules: Rules, seeds: std::ops::Range<u64>) -> u64 {
+    let mut d = 0xcbf2_9ce4_8422_2325u64;
+    let mut moves = Vec::new();
+    for seed in seeds {
+        let mut s = new_game(&rules, Some(seed)).unwrap();
+        let mut g = SplitMix64::new(seed ^ 0x5EED);
+        for ply in 0..400 {
+            for p in 0..2 {
+                let sampled = sample_state(&observe(&s, p), &mut SplitMix64::new(seed * 1000 + ply)).unwrap();
+                for b in hatsuden::format_state(&sampled).bytes().chain([b'\n']) {
+                    d = (d ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+                }
+            }
+            if s.phase() == Phase::GameOver {
+                break;
+            }
+            s.legal_moves(&mut moves);
+            s = s.apply(pick(&moves, g.next())).unwrap();
+        }
+    }
+    d
+}
+
+/// A random move, a tech move when one is offered (a tech draw, a secret construction, a
+/// Downsize or placing the Accumulator), so that those are met often.
+fn pick(moves: &[Move], r: u64) -> Move {
+    let techs: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| {
+            matches!(
+                m,
+                Move::DrawTech
+                    | Move::Construct { secret: true, .. }
+                    | Move::Downsize { .. }
+                    | Move::PlaceAccumulator { .. }
+            )
+        })
+        .collect();
+    let from = if techs.is_empty() { moves } else { &techs };
+    from[(r % from.len() as u64) as usize]
+}
+
+/// R38: the states sampled are the Python library's, bit for bit (its `sample_state` is the
+/// reference; R38 fixes the order of the generator calls): the digest of the samples of every
+/// position of games on small grids with the Accumulator, the Secret Build and the Downsize in
+/// play, played favouring the tech moves, so that concealed Secret Build stacks are met often:
+/// in a row with the Accumulator, downsized under a known card, in a row that overflowed
+/// (R19, R21, R23, R41) and in TECH or with a tech draw pending. Each digest is the one
+/// `hatsuden_rules.sample_state` gives on the same games (the same seeds, moves and FNV-1a,
+/// computed with the Python library on 2026-12-02); any other bound on a concealed card
+/// changes the weights of the draw, and so the samples.
+#[test]
+fn r38_samples_are_the_python_librarys_where_secret_build_stacks_are_bounded() {
+    let small = hatsuden::parse_rules("3/3/2/3/6/ACC+SEC+DWN/city_points/retake/6").unwrap();
+    assert_eq!(digest_of_samples(small, 0..300), 0xfa32_b8f5_deb2_2434);
+    let wider = hatsuden::parse_rules("3/4/2/3/8/ACC+SEC+DWN/city_points/retake/6").unwrap();
+    assert_eq!(digest_of_samples(wider, 0..100), 0x4fdf_1ba1_1ccb_94f1);
+    assert_eq!(digest_of_samples(Rules { overflow: Overflow::AnySet, ..wider }, 0..100), 0x8b10_b209_2a69_e475);
+}
+
+/// An observation whose notation text is edited: refused at the field and position the Python
+/// library's `parse_observation` names (NOTATION.md, R30, R36), or read, as there.
+#[test]
+fn r36_edited_observations_are_refused_where_the_python_library_refuses_them() {
+    // Player 0 after player 1 drew the Downsize card (seed 0 of the Python search), and
+    // player 1's own view of the same state.
+    let a = "rules=3/4/2/3/8/DWN/city_points/retake/6 player=0 phase=draw current_player=1 hand=S2,G3,W3 \
+             tech_hand=- known_to_opponent=- opponent_known=- opponent_hand_size=2 opponent_tech_hand_size=1 \
+             deck_size=13 tech_deck_size=0 discards=- boards=.,.,#W3;#G4,.,#W1/#?,G4,.;.,.,#? accumulator=- \
+             smart=- played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- \
+             end_reason=- this_turn=[C G4 0G, DT, =???] last_turn=[P W3 0W, DD, =S2]";
+    let b = "rules=3/4/2/3/8/DWN/city_points/retake/6 player=1 phase=draw current_player=1 hand=S1,W2 \
+             tech_hand=DWN known_to_opponent=- opponent_known=- opponent_hand_size=3 opponent_tech_hand_size=0 \
+             deck_size=13 tech_deck_size=0 discards=- boards=.,.,#?;#?,.,#?/#S4,G4,.;.,.,#G1 accumulator=- \
+             smart=- played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- \
+             end_reason=- this_turn=[C G4 0G, DT, =DWN] last_turn=[P ? 0W, DD, =?]";
+    for text in [a, b] {
+        assert_eq!(hatsuden::format_observation(&hatsuden::parse_observation(text).unwrap()), text);
+    }
+    let cases = [
+        // A tech card not in play (R3), in canonical order though (the position is left out:
+        // this crate names the value, 102, the Python library the key, 92).
+        (a, "tech_hand=-", "tech_hand=SEC", "tech_hand", None),
+        // A card known to the opponent twice, held once (R36): at the second.
+        (a, "known_to_opponent=-", "known_to_opponent=S2,S2", "known_to_opponent", Some(125)),
+        // A deck larger than the whole deck; the whole deck itself is refused later, as no
+        // state gives it (R2).
+        (a, "deck_size=13", "deck_size=25", "deck_size", Some(188)),
+        (a, "deck_size=13", "deck_size=24", "last_turn", Some(0)),
+        // A hidden card in the opponent's face-up stack (R30): at that card.
+        (a, "/#?,G4,.", "/#?,?,.", "boards", Some(257)),
+        // A card the observer cannot see (R36), shown: the first field that differs from the
+        // observation of the state completed from it, the middle field, the one before the
+        // last, and the last.
+        (a, "/#?,G4", "/#S1,G4", "boards", Some(229)),
+        (a, "=???]", "=DWN]", "this_turn", Some(384)),
+        (b, "=?]", "=S2]", "last_turn", Some(412)),
+    ];
+    for (base, from, to, field, position) in cases {
+        assert_eq!(base.matches(from).count(), 1, "{from}");
+        let e = hatsuden::parse_observation(&base.replacen(from, to, 1)).unwrap_err();
+        assert_eq!(e.field, field, "{to}: {e}");
+        if let Some(position) = position {
+            assert_eq!(e.position, position, "{to}: {e}");
+        }
+    }
+    // The hidden card of a face-up stack is refused for what it is, in the Python library's
+    // words (R30).
+    let e = hatsuden::parse_observation(&a.replacen("/#?,G4,.", "/#?,?,.", 1)).unwrap_err();
+    assert_eq!(e.message, "only an opponent's built pylon card or secret card is hidden (R30)");
+    // R38: a tech card dealt and then used in the same turn (the Downsize after the draw,
+    // the opponent holding none, the tech deck one card): read as in Python, the dealt card
+    // being the one used.
+    let used = a.replace("this_turn=[C G4 0G, DT, =???]", "this_turn=[C G4 0G, DT, =???, D G3 0G]").replace(
+        "opponent_tech_hand_size=1 deck_size=13 tech_deck_size=0",
+        "opponent_tech_hand_size=0 deck_size=13 tech_deck_size=1",
+    );
+    let o = hatsuden::parse_observation(&used).unwrap();
+    assert_eq!(hatsuden::format_observation(&o), used);
+    let s = sample_state(&o, &mut SplitMix64::new(5)).unwrap();
+    assert_eq!(s.this_turn()[2], Move::DealTech { tech: hatsuden::DOWN });
 }
