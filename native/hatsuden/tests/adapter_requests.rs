@@ -59,3 +59,27 @@ fn serve_answers_one_line_per_request_and_skips_blank_lines() {
     assert_eq!(responses[2].get("id").and_then(Json::as_str), Some("b"));
     assert_eq!(responses[2].get("ok"), Some(&Json::Bool(true)), "{}", lines[2]);
 }
+
+/// The `x_parse_record` extension (native/tools/diff_records.py): a record text reads back as
+/// the same text (`format_record(parse_record(text))`, NOTATION.md, "Game records"); a text
+/// that is not a record is refused.
+#[test]
+fn a_parse_record_request_reads_a_record_text_back() {
+    let parse_record = |text: &str| {
+        let request = Json::Obj(vec![
+            ("id".into(), Json::str("p")),
+            ("kind".into(), Json::str("x_parse_record")),
+            ("text".into(), Json::str(text)),
+        ]);
+        handle(&request, &mut Cache::default())
+    };
+    for players in [r#"["Ann","Bo"]"#, "null"] {
+        let made = record(players);
+        let text = made.get("text").and_then(Json::as_str).expect("the record text").to_owned();
+        let back = parse_record(&text);
+        assert_eq!(back.get("ok"), Some(&Json::Bool(true)), "{}", back.to_text());
+        assert_eq!(back.get("text").and_then(Json::as_str), Some(text.as_str()), "{}", back.to_text());
+    }
+    let bad = parse_record("not a record");
+    assert_eq!(bad.get("ok"), Some(&Json::Bool(false)), "{}", bad.to_text());
+}

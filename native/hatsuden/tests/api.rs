@@ -443,3 +443,167 @@ fn same_stacks_is_stack_equality() {
     }
     assert!(compared > 1000, "{compared}");
 }
+
+/// R34, R40: under the default timing (KEEP) `pick_action(r)` is `legal_moves[r mod n]` for
+/// every `r` below `n`, so for the last kinds too: a player holding both the Accumulator and
+/// the Smart picks the Smart's placements after the Accumulator's two rows.
+#[test]
+fn r34_pick_action_gives_every_legal_move_holding_accumulator_and_smart() {
+    let mut buf = Vec::new();
+    let mut g = SplitMix64::new(17);
+    let mut both = 0;
+    for text in ["3/2/2/2/3/ACC+SEC+SMT+DWN/city_points/retake/6", "5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20"] {
+        let rules = parse_rules(text).unwrap();
+        for seed in 0..150 {
+            let mut s = new_game(&rules, Some(seed)).unwrap();
+            while !s.is_over() {
+                s.legal_moves(&mut buf);
+                if s.phase() == Phase::Action {
+                    for r in 0..buf.len() as u64 {
+                        assert_eq!(s.pick_action(r), Some(buf[r as usize]), "{r} {}", format_state(&s));
+                    }
+                    let acc = buf.iter().any(|m| matches!(m, Move::PlaceAccumulator { .. }));
+                    let smart = buf.iter().any(|m| matches!(m, Move::PlaceSmart { .. }));
+                    both += (acc && smart) as usize;
+                }
+                // Draw every tech card offered and place none while another move is legal, so
+                // that both are often held at once.
+                let kept: Vec<Move> = buf
+                    .iter()
+                    .copied()
+                    .filter(|m| !matches!(m, Move::PlaceAccumulator { .. } | Move::PlaceSmart { .. }))
+                    .collect();
+                let choice = if kept.is_empty() { &buf[..] } else { &kept[..] };
+                let m = match choice.iter().find(|m| matches!(m, Move::DrawTech)) {
+                    Some(&m) => m,
+                    None => choice[(g.next() % choice.len() as u64) as usize],
+                };
+                s = s.apply(m).unwrap();
+            }
+        }
+    }
+    assert!(both > 20, "{both}");
+}
+
+/// R13, R34: `is_legal` and `apply` accept exactly the listed legal moves. Moves that were legal
+/// in other states of the same rule set (among them a Downsize played by a player holding Down)
+/// are refused where they are not listed: a Downsize without Down in the tech hand (R13) too.
+#[test]
+fn r13_is_legal_and_apply_accept_exactly_the_listed_moves() {
+    let mut buf = Vec::new();
+    let mut g = SplitMix64::new(23);
+    let rules = parse_rules("3/2/2/2/3/ACC+SEC+SMT+DWN/city_points/retake/6").unwrap();
+    let mut states = Vec::new();
+    let mut pool: Vec<Move> = Vec::new();
+    for seed in 0..60 {
+        let mut s = new_game(&rules, Some(seed)).unwrap();
+        while !s.is_over() {
+            s.legal_moves(&mut buf);
+            for &m in &buf {
+                if !pool.contains(&m) {
+                    pool.push(m);
+                }
+            }
+            states.push(s);
+            s = s.apply(buf[(g.next() % buf.len() as u64) as usize]).unwrap();
+        }
+    }
+    assert!(pool.iter().any(|m| matches!(m, Move::Downsize { .. })));
+    let mut refused_downsizes = 0;
+    for s in &states {
+        s.legal_moves(&mut buf);
+        for &m in &pool {
+            let listed = buf.contains(&m);
+            assert_eq!(s.is_legal(m), listed, "{m:?} {}", format_state(s));
+            assert_eq!(s.apply(m).is_ok(), listed, "{m:?} {}", format_state(s));
+            refused_downsizes += (!listed && matches!(m, Move::Downsize { .. })) as usize;
+        }
+    }
+    assert!(refused_downsizes > 100, "{refused_downsizes}");
+}
+
+/// R21, R19: each flip in the turn logs of `s` was made while its mover's row overflowed: the
+/// row as it stood before the flip (its face-up stacks, and those that flip and the later ones
+/// of the log turned face down) is over its tolerance, the Accumulator's if it lay on that row
+/// before the flip.
+fn flips_were_overflows(s: &State) -> Result<(), String> {
+    let t = s.tables();
+    let flipped = |m: &Move| -> Vec<usize> {
+        match *m {
+            Move::Flip { cell } => t.cell_index(cell).into_iter().map(usize::from).collect(),
+            Move::FlipSet { cells } => cells_of(cells).filter_map(|c| t.cell_index(c)).map(usize::from).collect(),
+            _ => Vec::new(),
+        }
+    };
+    let me = s.current_player();
+    for (log, mover) in [(s.this_turn(), me), (s.last_turn(), 1 - me)] {
+        for n in 0..log.len() {
+            let Some(&first) = flipped(&log[n]).first() else { continue };
+            let row = first / t.e;
+            let from_here: Vec<usize> = log[n..].iter().flat_map(&flipped).collect();
+            let board = s.board(mover);
+            let supply: u64 = (row * t.e..row * t.e + t.e)
+                .filter(|&c| !board[c].is_empty() && (board[c].flags & FACE_DOWN == 0 || from_here.contains(&c)))
+                .map(|c| u64::from(t.value[board[c].top() as usize]))
+                .sum();
+            let placed_later =
+                log[n + 1..].iter().any(|m| matches!(m, Move::PlaceAccumulator { row: r } if usize::from(*r) == row));
+            let acc = s.accumulator() == Some((mover, row)) && !placed_later;
+            let tol = if acc { t.acc_tolerance } else { t.tolerance };
+            if supply <= tol {
+                return Err(format!("player {mover} flipped row {row} at {supply}, tolerance {tol}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// R38, R21, R19: a state sampled from an observation keeps every flip of the turn logs an
+/// overflow, on both rows (a concealed Secret Build stack on the second row is bounded by its
+/// own row's other stacks, not the first row's) and with the Accumulator on either player's
+/// either row (its tolerance only for its own row and player). Small grids where rows
+/// overflow often, played favouring the tech moves; several samples of each observation.
+#[test]
+fn r38_r21_samples_keep_every_flip_an_overflow_with_the_accumulator_on_any_row() {
+    let mut buf = Vec::new();
+    // Seed 634 of the first grid meets a concealed stack bounded under the Accumulator, and
+    // seed 1993 one on the second row beside a face-up first row; the others, more of both.
+    let small = "3/3/2/3/6/ACC+SEC/city_points/retake/6";
+    for (text, seeds) in [
+        (small, 600..660),
+        (small, 1960..2000),
+        ("3/3/2/3/6/ACC+SEC/city_points/retake/6/any_set", 0..60),
+        ("2/3/2/3/5/ACC+SEC/city_points/retake/6", 0..60),
+    ] {
+        let rules = parse_rules(text).unwrap();
+        for seed in seeds {
+            let mut s = new_game(&rules, Some(seed)).unwrap();
+            let mut g = SplitMix64::new(seed ^ 0xACC);
+            while !s.is_over() {
+                for p in 0..2 {
+                    let o = observe(&s, p);
+                    for k in 0..4 {
+                        let x =
+                            sample_state(&o, &mut g).unwrap_or_else(|e| panic!("{text} seed {seed} player {p}: {e:?}"));
+                        if let Err(e) = flips_were_overflows(&x) {
+                            panic!("{text} seed {seed} sample {k} of player {p}: {e}\n{}", format_state(&x));
+                        }
+                    }
+                }
+                s.legal_moves(&mut buf);
+                let tech: Vec<Move> = buf
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        matches!(
+                            m,
+                            Move::DrawTech | Move::Construct { secret: true, .. } | Move::PlaceAccumulator { .. }
+                        )
+                    })
+                    .collect();
+                let from = if tech.is_empty() { &buf[..] } else { &tech[..] };
+                s = s.apply(from[(g.next() % from.len() as u64) as usize]).unwrap();
+            }
+        }
+    }
+}

@@ -259,3 +259,35 @@ fn a_document_of_any_type_names_a_known_type() {
         }
     }
 }
+
+/// NOTATION.md, "JSON documents": a move document reads back as its move, with the type
+/// expected or not, and every document read back names the type its `type` field gives.
+#[test]
+fn a_move_document_reads_back_and_every_document_names_its_type() {
+    let mut buf = Vec::new();
+    let mut s = new_game(&Rules::STANDARD, Some(4)).unwrap();
+    let mut docs = vec![
+        Document::Rules(Rules::STANDARD),
+        Document::State(Box::new(s)),
+        Document::Observation(Box::new(hatsuden::observe(&s, 0))),
+    ];
+    for _ in 0..8 {
+        s.legal_moves(&mut buf);
+        let m = buf[buf.len() / 2];
+        let text = to_json(&Document::Move(m));
+        for expected in [Some("move"), None] {
+            match from_json(&text, expected) {
+                Ok(Document::Move(back)) => assert_eq!(back, m, "{text}"),
+                other => panic!("{text}: expected the move, got {other:?}"),
+            }
+        }
+        docs.push(Document::Move(m));
+        s = s.apply(m).unwrap();
+    }
+    for doc in docs {
+        let text = to_json(&doc);
+        let ty = parse(&text).unwrap().get("type").and_then(Json::as_str).expect("a type").to_owned();
+        assert_eq!(doc.type_name(), ty, "{text}");
+        assert_eq!(from_json(&text, None).unwrap().type_name(), ty, "{text}");
+    }
+}

@@ -88,3 +88,16 @@ fn every_short_escape_reads_as_its_character() {
     assert_eq!(text(r#""a\/b""#), "a/b");
     assert_eq!(text(r#""\"\\\/\b\f\n\r\t""#), "\"\\/\u{8}\u{c}\n\r\t");
 }
+
+/// RFC 8259 §7: the writer escapes every control character below U+0020 (those other than `\n`,
+/// `\r` and `\t` as `\u00XX`, as Python's `json.dumps` writes U+0001 and U+001F), writes none
+/// of them raw, and the text reads back as the string.
+#[test]
+fn the_writer_escapes_every_control_character() {
+    use hatsuden::json::Json;
+    let s: String = (0u8..0x20).map(char::from).chain("a\"\\\u{7f}é".chars()).collect();
+    let written = Json::str(s.clone()).to_text();
+    assert!(written.chars().all(|c| c as u32 >= 0x20), "{written:?}");
+    assert_eq!(text(&written), s);
+    assert_eq!(Json::str("\u{1}x\u{1f}").to_text(), r#""\u0001x\u001f""#);
+}
