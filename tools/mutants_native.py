@@ -85,9 +85,9 @@ STAGE_3 = (
     "--baseline=skip",
     "--timeout=120",
 )
-# The outcomes committed with the sources they were judged on (`save`).
+# The outcomes committed with the blobs of the source files they were judged on (`save`).
 SAVED = ROOT / "native" / "mutants-outcomes.tsv"
-# The mutated sources (native/.cargo/mutants.toml, examine_globs), whose git tree names them.
+# The mutated sources (native/.cargo/mutants.toml, examine_globs); `save` names each by its blob.
 SOURCES = "native/hatsuden/src"
 # The stages' output folders in a shard's folder, by stage number.
 STAGE_DIRS = {1: "rules", 2: "unit", 3: "checker"}
