@@ -522,42 +522,6 @@ fn r13_is_legal_and_apply_accept_exactly_the_listed_moves() {
     assert!(refused_downsizes > 100, "{refused_downsizes}");
 }
 
-/// R21, R19: each flip in the turn logs of `s` was made while its mover's row overflowed: the
-/// row as it stood before the flip (its face-up stacks, and those that flip and the later ones
-/// of the log turned face down) is over its tolerance, the Accumulator's if it lay on that row
-/// before the flip.
-fn flips_were_overflows(s: &State) -> Result<(), String> {
-    let t = s.tables();
-    let flipped = |m: &Move| -> Vec<usize> {
-        match *m {
-            Move::Flip { cell } => t.cell_index(cell).into_iter().map(usize::from).collect(),
-            Move::FlipSet { cells } => cells_of(cells).filter_map(|c| t.cell_index(c)).map(usize::from).collect(),
-            _ => Vec::new(),
-        }
-    };
-    let me = s.current_player();
-    for (log, mover) in [(s.this_turn(), me), (s.last_turn(), 1 - me)] {
-        for n in 0..log.len() {
-            let Some(&first) = flipped(&log[n]).first() else { continue };
-            let row = first / t.e;
-            let from_here: Vec<usize> = log[n..].iter().flat_map(&flipped).collect();
-            let board = s.board(mover);
-            let supply: u64 = (row * t.e..row * t.e + t.e)
-                .filter(|&c| !board[c].is_empty() && (board[c].flags & FACE_DOWN == 0 || from_here.contains(&c)))
-                .map(|c| u64::from(t.value[board[c].top() as usize]))
-                .sum();
-            let placed_later =
-                log[n + 1..].iter().any(|m| matches!(m, Move::PlaceAccumulator { row: r } if usize::from(*r) == row));
-            let acc = s.accumulator() == Some((mover, row)) && !placed_later;
-            let tol = if acc { t.acc_tolerance } else { t.tolerance };
-            if supply <= tol {
-                return Err(format!("player {mover} flipped row {row} at {supply}, tolerance {tol}"));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// R38, R21, R19: a state sampled from an observation keeps every flip of the turn logs an
 /// overflow, on both rows (a concealed Secret Build stack on the second row is bounded by its
 /// own row's other stacks, not the first row's) and with the Accumulator on either player's
@@ -585,7 +549,7 @@ fn r38_r21_samples_keep_every_flip_an_overflow_with_the_accumulator_on_any_row()
                     for k in 0..4 {
                         let x =
                             sample_state(&o, &mut g).unwrap_or_else(|e| panic!("{text} seed {seed} player {p}: {e:?}"));
-                        if let Err(e) = flips_were_overflows(&x) {
+                        if let Err(e) = crate::sampling::flipped_rows_overflowed(&x) {
                             panic!("{text} seed {seed} sample {k} of player {p}: {e}\n{}", format_state(&x));
                         }
                     }

@@ -119,6 +119,36 @@ fn r31_conditions_in_order() {
     assert_eq!(refused(Rules { hand_size: 21, ..base }), "hand_size");
 }
 
+/// A small grid of `energies` x `max_value` with `copies` of each card (hands of two, cities of
+/// 8, a stall limit of 6), for the packing round trips.
+fn small_grid(energies: u32, max_value: u32, copies: u32) -> Rules {
+    Rules { energies, max_value, copies, hand_size: 2, city_demand: 8, stall_limit: Some(6), ..Rules::STANDARD }
+}
+
+/// Packs and unpacks every state of the explicit-chance random games of `seeds` under `r` (at
+/// most `plies` plies each), full and by position (R6, R36), each equal to the state it was
+/// packed from; `seen` is shown every state.
+fn packed_round_trips(r: &Rules, seeds: std::ops::Range<u64>, plies: usize, mut seen: impl FnMut(&State)) {
+    for full in [true, false] {
+        let packer = hatsuden::packed::Packer::new(r, full).unwrap();
+        let mut words = vec![0u64; packer.words()];
+        for seed in seeds.clone() {
+            let mut g = SplitMix64::new(seed);
+            let mut s = new_game(r, None).unwrap();
+            for _ in 0..plies {
+                packer.pack(&s, &mut words);
+                assert_eq!(packer.unpack(&words), if full { s } else { s.position() }, "{}", format_state(&s));
+                seen(&s);
+                if s.is_over() {
+                    break;
+                }
+                let moves = s.legal_moves_vec();
+                s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+            }
+        }
+    }
+}
+
 /// The packed form's tail holds the turn's discard in as many bits as the largest card number
 /// needs: every state of explicit-chance random games round-trips, for rule sets whose number
 /// of distinct cards is one less than a power of two (3, 7 and 15: the width where a bit too
@@ -128,40 +158,13 @@ fn every_state_round_trips_through_the_packed_form_at_every_card_count() {
     // (energies, max_value, copies): enough cards to fill both grids.
     let sets = [(3, 1, 6), (1, 3, 4), (1, 7, 2), (3, 5, 2), (5, 3, 2), (2, 2, 3), (5, 4, 2)];
     for (energies, max_value, copies) in sets {
-        let r = Rules {
-            energies,
-            max_value,
-            copies,
-            hand_size: 2,
-            city_demand: 8,
-            stall_limit: Some(6),
-            ..Rules::STANDARD
-        };
         let mut discarded = false;
         let mut triggered = false;
-        for full in [true, false] {
-            let packer = hatsuden::packed::Packer::new(&r, full).unwrap();
-            let mut words = vec![0u64; packer.words()];
-            for seed in 0..30 {
-                let mut g = SplitMix64::new(seed);
-                let mut s = new_game(&r, None).unwrap();
-                while !s.is_over() {
-                    packer.pack(&s, &mut words);
-                    let back = packer.unpack(&words);
-                    assert_eq!(
-                        back,
-                        if full { s } else { s.position() },
-                        "{energies}x{max_value}: {}",
-                        format_state(&s)
-                    );
-                    discarded |=
-                        format_state(&s).contains("turn_discard=") && !format_state(&s).contains("turn_discard=-");
-                    triggered |= !format_state(&s).contains("end_triggered_by=-");
-                    let moves = s.legal_moves_vec();
-                    s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
-                }
-            }
-        }
+        packed_round_trips(&small_grid(energies, max_value, copies), 0..30, usize::MAX, |s| {
+            let text = format_state(s);
+            discarded |= !text.contains("turn_discard=-");
+            triggered |= !text.contains("end_triggered_by=-");
+        });
         assert!(discarded, "{energies}x{max_value}: the games reached a discard");
         assert!(triggered, "{energies}x{max_value}: the games reached an end trigger");
     }
@@ -175,32 +178,7 @@ fn every_state_round_trips_through_the_packed_form_at_every_card_count() {
 fn states_with_many_copies_round_trip_through_the_packed_form() {
     // (energies, max_value, copies)
     for (energies, max_value, copies) in [(1, 2, 63), (1, 3, 255), (2, 2, 255), (1, 1, 255)] {
-        let r = Rules {
-            energies,
-            max_value,
-            copies,
-            hand_size: 2,
-            city_demand: 8,
-            stall_limit: Some(6),
-            ..Rules::STANDARD
-        };
-        for full in [true, false] {
-            let packer = hatsuden::packed::Packer::new(&r, full).unwrap();
-            let mut words = vec![0u64; packer.words()];
-            for seed in 0..4 {
-                let mut g = SplitMix64::new(seed);
-                let mut s = new_game(&r, None).unwrap();
-                for _ in 0..400 {
-                    packer.pack(&s, &mut words);
-                    assert_eq!(packer.unpack(&words), if full { s } else { s.position() }, "{}", format_state(&s));
-                    if s.is_over() {
-                        break;
-                    }
-                    let moves = s.legal_moves_vec();
-                    s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
-                }
-            }
-        }
+        packed_round_trips(&small_grid(energies, max_value, copies), 0..4, 400, |_| {});
     }
 }
 

@@ -329,16 +329,20 @@ fn r41_a_flipset_lists_its_cells_in_cell_order() {
     }
 }
 
+/// The text of a record of game 1 under the standard rules with the stall limit `stall`
+/// (a number or `off`), seed 5, result tag `result`, then `rest` (its turns).
+fn seed_5_record(stall: &str, result: &str, rest: &str) -> String {
+    format!(
+        "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/{stall}\"]\n[Seed \"5\"]\n\
+         [Result \"{result}\"]\n{rest}"
+    )
+}
+
 /// A stall end needs a stall limit (R25): under `off` a result ending by the final turn is
 /// read, one ending by a stall is refused at the result tag (as the reference does).
 #[test]
 fn r25_a_record_stall_end_needs_a_stall_limit() {
-    let text = |result: &str| {
-        format!(
-            "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/off\"]\n[Seed \"5\"]\n\
-             [Result \"{result}\"]\n"
-        )
-    };
+    let text = |result: &str| seed_5_record("off", result, "");
     let read = parse_record(&text("winner=0 decided_by=total totals=5:3 end_reason=final_turn")).unwrap();
     assert!(read.result.is_some() && read.rules.stall_limit.is_none());
     let e = parse_record(&text("winner=0 decided_by=total totals=5:3 end_reason=stall")).unwrap_err();
@@ -351,10 +355,7 @@ fn r25_a_record_stall_end_needs_a_stall_limit() {
 #[test]
 fn a_record_result_has_two_integer_totals() {
     let text = |totals: &str| {
-        format!(
-            "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"5\"]\n\
-             [Result \"winner=0 decided_by=total totals={totals} end_reason=final_turn\"]\n"
-        )
+        seed_5_record("20", &format!("winner=0 decided_by=total totals={totals} end_reason=final_turn"), "")
     };
     for good in ["5:3", "0:-2", "123456789:3"] {
         assert!(parse_record(&text(good)).is_ok(), "{good}");
@@ -370,12 +371,7 @@ fn a_record_result_has_two_integer_totals() {
 /// start of its line, as the reference refuses it.
 #[test]
 fn a_record_turn_number_has_no_leading_zero() {
-    let text = |line: &str| {
-        format!(
-            "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"5\"]\n\
-             [Result \"*\"]\n\n{line}\n"
-        )
-    };
+    let text = |line: &str| seed_5_record("20", "*", &format!("\n{line}\n"));
     let e = parse_record(&text("01. C S1 0S, DD")).unwrap_err();
     assert_eq!((e.field.as_str(), e.position), ("record", 99), "{}", e.message);
     assert!(e.message.contains("expected a turn number"), "{}", e.message);

@@ -6,8 +6,8 @@
 //! observation's notation is refused where the Python library refuses it (R36).
 
 use hatsuden::{
-    cells_of, legal_moves_from, new_game, observe, sample_state, Move, Overflow, Phase, Rules, SplitMix64, State,
-    TechTiming, ACCUMULATOR, FACE_DOWN, SMART,
+    cells_of, legal_moves_from, new_game, observe, sample_state, Move, Observation, Overflow, Phase, Rules, SplitMix64,
+    State, TechTiming, ACCUMULATOR, FACE_DOWN, SMART,
 };
 
 /// R21: a row is flipped only while it overflows. For each flip in the turn logs of `s`, the
@@ -16,7 +16,7 @@ use hatsuden::{
 /// Accumulator's only if it lay there before the flip). A sampled state must hold it as the
 /// real one does: a concealed Secret Build stack in a row that overflowed is at least what it
 /// took.
-fn flipped_rows_overflowed(s: &State) -> Result<(), String> {
+pub(crate) fn flipped_rows_overflowed(s: &State) -> Result<(), String> {
     let t = s.tables();
     let cells_flipped = |m: &Move| -> Vec<usize> {
         match *m {
@@ -56,42 +56,64 @@ fn every_position_samples(rules: Rules, games: u64) {
     positions_of_seeds_sample(rules, 0..games);
 }
 
-fn positions_of_seeds_sample(rules: Rules, seeds: std::ops::Range<u64>) {
+/// Every position of the seeded games of `seeds` (at most 400 plies, each move chosen by
+/// `choose` from the legal moves and a draw of the game's own generator), each player's
+/// observation of it and that observation's sample (the generator `seed * 1000 + ply`):
+/// `visit(at, real, observation, sample)`, `at` naming the seed, ply and player.
+fn each_sample(
+    rules: Rules,
+    seeds: std::ops::Range<u64>,
+    choose: fn(&[Move], u64) -> Move,
+    mut visit: impl FnMut(&str, &State, &Observation, &State),
+) {
     let mut moves = Vec::new();
     for seed in seeds {
         let mut s = new_game(&rules, Some(seed)).unwrap();
         let mut g = SplitMix64::new(seed ^ 0x5EED);
         for ply in 0..400 {
             for p in 0..2 {
+                let at = format!("seed {seed} ply {ply} player {p}");
                 let o = observe(&s, p);
-                let sampled = sample_state(&o, &mut SplitMix64::new(seed * 1000 + ply))
-                    .unwrap_or_else(|e| panic!("seed {seed} ply {ply} player {p}: {e}"));
-                assert_eq!(observe(&sampled, p), o, "seed {seed} ply {ply} player {p}");
-                flipped_rows_overflowed(&s).unwrap_or_else(|e| panic!("seed {seed} ply {ply}: real state: {e}"));
-                flipped_rows_overflowed(&sampled).unwrap_or_else(|e| panic!("seed {seed} ply {ply} player {p}: {e}"));
-                // R21: a sampled state in OVERFLOW has its played row over its tolerance, as the
-                // real one has (a concealed Secret Build stack there is at least what it takes).
-                if sampled.phase() == Phase::Overflow {
-                    let (mover, row) = (sampled.current_player(), sampled.played_cell().unwrap().row as usize);
-                    assert!(
-                        sampled.row_supply(mover, row) > sampled.tolerance(mover, row),
-                        "seed {seed} ply {ply} player {p}: the sampled row {row} does not overflow"
-                    );
-                }
-                // R37: the observer's legal moves from the observation alone: the state's own
-                // when it is to move in ACTION, TECH, OVERFLOW or DRAW, none otherwise.
-                let to_move = p == s.current_player()
-                    && matches!(s.phase(), Phase::Action | Phase::Tech | Phase::Overflow | Phase::Draw);
-                let expected = if to_move { s.legal_moves_vec() } else { Vec::new() };
-                assert_eq!(legal_moves_from(&o).unwrap(), expected, "seed {seed} ply {ply} player {p}");
+                let sampled =
+                    sample_state(&o, &mut SplitMix64::new(seed * 1000 + ply)).unwrap_or_else(|e| panic!("{at}: {e}"));
+                visit(&at, &s, &o, &sampled);
             }
             if s.phase() == Phase::GameOver {
                 break;
             }
             s.legal_moves(&mut moves);
-            s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+            s = s.apply(choose(&moves, g.next())).unwrap();
         }
     }
+}
+
+/// A move drawn uniformly.
+fn any(moves: &[Move], r: u64) -> Move {
+    moves[(r % moves.len() as u64) as usize]
+}
+
+fn positions_of_seeds_sample(rules: Rules, seeds: std::ops::Range<u64>) {
+    each_sample(rules, seeds, any, |at, s, o, sampled| {
+        let p = o.player;
+        assert_eq!(observe(sampled, p), *o, "{at}");
+        flipped_rows_overflowed(s).unwrap_or_else(|e| panic!("{at}: real state: {e}"));
+        flipped_rows_overflowed(sampled).unwrap_or_else(|e| panic!("{at}: {e}"));
+        // R21: a sampled state in OVERFLOW has its played row over its tolerance, as the
+        // real one has (a concealed Secret Build stack there is at least what it takes).
+        if sampled.phase() == Phase::Overflow {
+            let (mover, row) = (sampled.current_player(), sampled.played_cell().unwrap().row as usize);
+            assert!(
+                sampled.row_supply(mover, row) > sampled.tolerance(mover, row),
+                "{at}: the sampled row {row} does not overflow"
+            );
+        }
+        // R37: the observer's legal moves from the observation alone: the state's own
+        // when it is to move in ACTION, TECH, OVERFLOW or DRAW, none otherwise.
+        let to_move =
+            p == s.current_player() && matches!(s.phase(), Phase::Action | Phase::Tech | Phase::Overflow | Phase::Draw);
+        let expected = if to_move { s.legal_moves_vec() } else { Vec::new() };
+        assert_eq!(legal_moves_from(o).unwrap(), expected, "{at}");
+    });
 }
 
 #[test]
@@ -137,27 +159,14 @@ fn r38_r21_a_concealed_stack_of_an_overflowing_row_takes_at_least_the_excess() {
 
 /// FNV-1a (64-bit) over the state notation, each followed by a newline, of the sample of each
 /// player's observation of every position of the games of `seeds`: seeded and sampled as in
-/// [`positions_of_seeds_sample`], their moves chosen by [`pick`].
+/// [`each_sample`], their moves chosen by [`pick`].
 fn digest_of_samples(rules: Rules, seeds: std::ops::Range<u64>) -> u64 {
     let mut d = 0xcbf2_9ce4_8422_2325u64;
-    let mut moves = Vec::new();
-    for seed in seeds {
-        let mut s = new_game(&rules, Some(seed)).unwrap();
-        let mut g = SplitMix64::new(seed ^ 0x5EED);
-        for ply in 0..400 {
-            for p in 0..2 {
-                let sampled = sample_state(&observe(&s, p), &mut SplitMix64::new(seed * 1000 + ply)).unwrap();
-                for b in hatsuden::format_state(&sampled).bytes().chain([b'\n']) {
-                    d = (d ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-                }
-            }
-            if s.phase() == Phase::GameOver {
-                break;
-            }
-            s.legal_moves(&mut moves);
-            s = s.apply(pick(&moves, g.next())).unwrap();
+    each_sample(rules, seeds, pick, |_, _, _, sampled| {
+        for b in hatsuden::format_state(sampled).bytes().chain([b'\n']) {
+            d = (d ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
         }
-    }
+    });
     d
 }
 
