@@ -215,9 +215,10 @@ fn playout_stops_at_max_plies_and_debug_is_the_notation() {
 }
 
 /// The fixed-size accessors the model checker reads (`hand_array`, `discard_array`,
-/// `played_cell_index`, `turn_discard_index`) and `turn_discard` report what the state notation
-/// writes (NOTATION.md, "State notation": `hands`, `discards`, `played_cell`, `turn_discard`),
-/// along random games in seeded and explicit chance mode (R21, R22, R23, R36).
+/// `known_array`, `played_cell_index`, `turn_discard_index`) and `turn_discard` report what the
+/// state notation writes (NOTATION.md, "State notation": `hands`, `discards`, `known_cards`,
+/// `played_cell`, `turn_discard`), along random games in seeded and explicit chance mode (R21,
+/// R22, R23, R36).
 #[test]
 fn r22_r23_the_array_and_index_accessors_are_the_notations() {
     let letter = ['S', 'G', 'W', 'H', 'B'];
@@ -235,7 +236,7 @@ fn r22_r23_the_array_and_index_accessors_are_the_notations() {
         n
     };
     let mut moves = Vec::new();
-    let (mut played, mut discarded) = (0, 0);
+    let (mut played, mut discarded, mut known) = (0, 0, 0);
     for seed in 0..40u64 {
         let mut s = new_game(&Rules::STANDARD, if seed % 2 == 0 { Some(seed) } else { None }).unwrap();
         let mut g = SplitMix64::new(seed + 3);
@@ -244,6 +245,8 @@ fn r22_r23_the_array_and_index_accessors_are_the_notations() {
             let t = s.tables();
             for p in 0..2 {
                 assert_eq!(s.hand_array(p), &counts(s.hand(p), t), "{text}");
+                assert_eq!(s.known_array(p), &counts(s.known_cards(p), t), "{text}");
+                known += s.known_cards(p).len();
             }
             assert_eq!(s.discard_array(), &counts(s.discards(), t), "{text}");
             let hands: Vec<String> = (0..2)
@@ -265,7 +268,7 @@ fn r22_r23_the_array_and_index_accessors_are_the_notations() {
             s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
         }
     }
-    assert!(played > 100 && discarded > 20, "{played} {discarded}");
+    assert!(played > 100 && discarded > 20 && known > 100, "{played} {discarded} {known}");
 }
 
 /// R34, R40: `pick_action` gives a move in every ACTION where no placement is due, under
@@ -442,6 +445,44 @@ fn same_stacks_is_stack_equality() {
         }
     }
     assert!(compared > 1000, "{compared}");
+}
+
+/// `same_stacks` compares every card slot of a stack, up to the longest (`STACK_CAP`, 22
+/// cards: 1..11 downsized and improved again, R12, R13): a stack equals itself at every length,
+/// and differs from the stack with any one card changed.
+#[test]
+fn same_stacks_compares_every_card_of_a_long_stack() {
+    for len in 1..=STACK_CAP {
+        let mut st = Stack { cards: [0; STACK_CAP], flags: 0, len: len as u8 };
+        for (k, c) in st.cards[..len].iter_mut().enumerate() {
+            *c = (k % 11) as u8;
+        }
+        let grid = [Stack::default(), st];
+        assert!(same_stacks(&grid, &[Stack::default(), st]), "{len} cards");
+        for k in 0..len {
+            let mut other = st;
+            other.cards[k] = 11;
+            assert!(!same_stacks(&grid, &[Stack::default(), other]), "{len} cards, card {k}");
+            assert!(!same_stacks(&[other], &[st]), "{len} cards, card {k}");
+        }
+    }
+}
+
+/// Rules notation (NOTATION.md, "Rules notation"): a rule set R31 refuses is refused at the
+/// number of the field it names, with the Python library's position (`energies` at 0).
+#[test]
+fn r31_a_rules_notation_error_is_at_the_field_it_names() {
+    for (text, position, field) in [
+        ("6/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20", 0, "energies"),
+        ("0/4/2/5/10/-/city_points/retake/20", 0, "energies"),
+        ("5/12/2/5/20/-/city_points/retake/20", 2, "max_value"),
+        ("5/4/0/5/10/-/city_points/retake/20", 4, "copies"),
+        ("5/4/2/0/10/-/city_points/retake/20", 6, "hand_size"),
+    ] {
+        let e = parse_rules(text).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("rules", position), "{text}: {}", e.message);
+        assert!(e.message.starts_with(&format!("{field}: ")), "{text}: {}", e.message);
+    }
 }
 
 /// R34, R40: under the default timing (KEEP) `pick_action(r)` is `legal_moves[r mod n]` for

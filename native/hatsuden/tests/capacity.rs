@@ -211,3 +211,37 @@ fn a_state_with_full_grids_and_full_turn_logs_round_trips_through_the_packed_for
     }
     assert!(found > 0);
 }
+
+/// The packed form's size (`Packer::words`), on which the model checker's memory figures rest
+/// (hatsuden-check README, "How": 4 words for a position of `huge`, about a dozen for a full
+/// state): a position of `huge` takes 4 words, a full state of the named configurations (R31,
+/// "Reduced configurations") at most 12, and a full state of the widest rule set the native
+/// engine holds (5 energies of values 1..11, 255 copies, no stall limit, R31) at most 128, the
+/// scratch into which the checker's symmetry reduction packs a state's images
+/// (`hatsuden-check`'s `symmetry::MAX_WORDS`).
+#[test]
+fn r31_the_packed_form_takes_the_checkers_words() {
+    let words = |r: &Rules, full: bool| hatsuden::packed::Packer::new(r, full).unwrap().words();
+    let medium = Rules {
+        energies: 2,
+        max_value: 2,
+        copies: 1,
+        hand_size: 1,
+        city_demand: 2,
+        techs: 1 << SMART,
+        tiebreak: Tiebreak::CityPoints,
+        allow_retake_discard: false,
+        stall_limit: Some(2),
+        tech_timing: TechTiming::Keep,
+        overflow: Overflow::OneAtATime,
+    };
+    let choice = Rules { hand_size: 2, techs: 0b1111, ..medium };
+    let huge = Rules { copies: 2, ..choice };
+    let small = Rules { energies: 1, max_value: 2, copies: 2, hand_size: 1, city_demand: 1, techs: 1, ..medium };
+    assert_eq!(words(&huge, false), 4);
+    for r in [small, medium, choice, huge] {
+        assert!(words(&r, true) <= 12, "{}: {} words", r.format(), words(&r, true));
+    }
+    let widest = Rules { max_value: 11, copies: MAX_COPIES, stall_limit: None, ..Rules::STANDARD };
+    assert!(words(&widest, true) <= 128, "{} words", words(&widest, true));
+}

@@ -481,3 +481,104 @@ fn a_record_document_seed_and_winner() {
         }
     }
 }
+
+/// A replay error displays as `field: message`, as the Python library's `ReplayError` does:
+/// under seed 5 the first legal move played twice is refused at `moves[1]`, a Construct in the
+/// draw phase (R9), named by its ply, turn, player and move as in Python (the reason after the
+/// rule is the crate's own wording; the vectors compare the rule).
+#[test]
+fn a_replay_error_displays_its_field_and_message() {
+    let first = new_game(&Rules::STANDARD, Some(5)).unwrap().legal_moves_vec()[0];
+    let e = record_game(&Rules::STANDARD, Some(5), &[first, first], None).unwrap_err();
+    let text = e.to_string();
+    assert_eq!(text, format!("{}: {}", e.field, e.message));
+    assert!(text.starts_with("moves[1]: ply 2 (turn 1, player 0) C S1 0S: R9: "), "{text}");
+}
+
+/// A turn number has at most 9 digits (NOTATION.md, "Game records"): 9 digits are read as a
+/// number (here not the turn expected), 10 are refused as too long, and a record that ends in
+/// a turn number is refused where the Python library refuses it.
+#[test]
+fn a_record_turn_number_has_at_most_9_digits() {
+    for (rest, position, reason) in [
+        ("\n123456789. C S1 0S, DD\n", 99, "expected turn 1"),
+        ("\n1234567890. C S1 0S, DD\n", 99, "a turn number has at most 9 digits"),
+        ("\n12", 99, "expected turn 1"),
+        ("\n1", 100, "expected '. '"),
+        ("\n1. C S1 0S, DD\n2", 115, "expected '. '"),
+    ] {
+        let e = parse_record(&seed_5_record("20", "*", rest)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("record", position), "{rest:?}: {}", e.message);
+        assert!(e.message.contains(reason), "{rest:?}: {}", e.message);
+    }
+}
+
+/// A record holds one turn a line (NOTATION.md, "Game records"): a line ends exactly where its
+/// turn ends, after the draw (`DD`), a draw from the discards (`DX`, R22) or an end of turn, so
+/// the lines of a seeded record are the turns of its game, numbered from 1.
+#[test]
+fn a_record_line_is_one_turn() {
+    let mut from_discards = 0;
+    for seed in 0..20 {
+        let mut s = new_game(&Rules::STANDARD, Some(seed)).unwrap();
+        let mut g = SplitMix64::new(seed + 7);
+        let (mut moves, mut turns) = (Vec::new(), vec![Vec::new()]);
+        while !s.is_over() {
+            let legal = s.legal_moves_vec();
+            let m = legal[(g.next() % legal.len() as u64) as usize];
+            let mover = s.current_player();
+            s = s.apply(m).unwrap();
+            moves.push(m);
+            turns.last_mut().unwrap().push(hatsuden::format_move(&m));
+            if !s.is_over() && s.current_player() != mover {
+                turns.push(Vec::new());
+            }
+            from_discards += usize::from(matches!(m, hatsuden::Move::DrawFromDiscard { .. }));
+        }
+        let text = hatsuden::records::format_record(&record_game(&Rules::STANDARD, Some(seed), &moves, None).unwrap());
+        let lines: Vec<&str> = text.lines().skip_while(|l| !l.is_empty()).skip(1).collect();
+        let expected: Vec<String> =
+            turns.iter().enumerate().map(|(k, turn)| format!("{}. {}", k + 1, turn.join(", "))).collect();
+        assert_eq!(lines, expected, "{text}");
+    }
+    assert!(from_discards > 10, "{from_discards}");
+}
+
+/// R36 and the row symmetry (VERIFICATION.md, "Symmetry reduction"): a player's two rows are
+/// interchangeable, so the game played with one player's moves moved to the other row reaches,
+/// ply by ply, the state with that player's rows swapped, its logged moves too (`swap_rows`);
+/// `swap_rows_fixed` tells whether that swap leaves the state unchanged (with the logs) or only
+/// its position (without them), also where the two differ: a grid of two equal rows after a
+/// turn that built on one of them.
+#[test]
+fn r36_a_game_with_one_players_rows_swapped_is_a_game() {
+    let rules = Rules {
+        energies: 1,
+        max_value: 3,
+        copies: 4,
+        hand_size: 2,
+        city_demand: 4,
+        stall_limit: Some(6),
+        ..Rules::STANDARD
+    };
+    let mut logs_only = 0;
+    for seed in 0..60 {
+        for p in 0..2 {
+            let mut s = new_game(&rules, Some(seed)).unwrap();
+            let mut swapped = s;
+            let mut g = SplitMix64::new(seed);
+            while !s.is_over() {
+                assert_eq!(s.swap_rows(p), swapped, "player {p}: {s:?}");
+                let fixed = s.swap_rows_fixed(p, true);
+                assert_eq!(fixed, swapped == s, "player {p}: {s:?}");
+                assert_eq!(s.swap_rows_fixed(p, false), swapped.same_position(&s), "player {p}: {s:?}");
+                logs_only += usize::from(!fixed && swapped.same_position(&s));
+                let legal = s.legal_moves_vec();
+                let m = legal[(g.next() % legal.len() as u64) as usize];
+                swapped = swapped.apply(m.map_rows(s.current_player(), 1 << p)).unwrap();
+                s = s.apply(m).unwrap();
+            }
+        }
+    }
+    assert!(logs_only > 0);
+}
