@@ -456,7 +456,9 @@ pub(crate) fn emit_kept(
 /// Delayed duplicate detection: sort the successor records by (key, parent, rank), keep the
 /// first of each key (the smallest parent number and move rank: a shortest path), and drop the
 /// keys already visited (looked up in key order, so the visited set is read sequentially).
-pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) {
+/// Returns how many were dropped as visited: transitions back to a state of this layer or an
+/// earlier one (none in a layered graph, [`crate::search`]).
+pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) -> usize {
     sort_records(records);
     records.dedup_by(|a, b| record_key(a) == record_key(b));
     // Mark the visited in parallel, then drop them in place (no second copy of the records).
@@ -467,7 +469,9 @@ pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) {
             }
         }
     });
+    let distinct = records.len();
     records.retain(|r| record_link(r) != LINK_MASK);
+    distinct - records.len()
 }
 
 /// Sort records as `records.sort_unstable()` does (by fingerprint, then link), in place: one

@@ -76,6 +76,9 @@ pub struct Options {
     /// an eighth of `max_memory`, else 1 GiB); beyond them pass 2 rebuilds each new state from
     /// its parent. `Some(0)` always rebuilds.
     pub successor_budget: Option<u64>,
+    /// Run the termination pass (R25) even when the graph is layered, where the layers alone
+    /// prove termination and give the longest game (tests compare the two).
+    pub peel: bool,
     /// Bytes of the run's data (frontier layer, parent records, keys, transitions) kept in
     /// memory when no `checkpoint` is given (default: an eighth of `max_memory`, else 256
     /// MiB); past them the data goes to files in the run's directory. `Some(0)`: files always.
@@ -99,6 +102,7 @@ impl Default for Options {
             symmetry: false,
             successor_budget: None,
             store_budget: None,
+            peel: false,
         }
     }
 }
@@ -183,6 +187,9 @@ pub struct CheckResult {
     pub unreduced: Option<Unreduced>,
     /// Whether the ranked engine ran ([`crate::ranked`]): exact storage, no fingerprints.
     pub ranked: bool,
+    /// Whether termination (R25) and the longest game followed from the layers alone: every
+    /// transition led one layer deeper (the breadth-first engine, a search run to its end).
+    pub layered: bool,
 }
 
 impl CheckResult {
@@ -261,6 +268,9 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let mut states: u64;
     let mut layer_sizes: Vec<u64>;
     let mut elapsed_before = 0.0f64;
+    // Transitions (distinct successors of a layer) back to a state of the same layer or an
+    // earlier one; none: the graph is layered (u64::MAX: unknown, a checkpoint of an older run).
+    let mut back_edges: u64 = 0;
     let mut store;
     let mut frontier: Layer;
     let store_budget = opts.store_budget.unwrap_or_else(|| opts.max_memory.map_or(256 << 20, |m| m / 8));
@@ -279,6 +289,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let edges_src = head[2];
         let edges_dst = head[3];
         elapsed_before = f64::from_bits(head[4]);
+        back_edges = head.get(5).copied().unwrap_or(u64::MAX);
         counts = Counts::from_vec(&nums(lines.next()));
         layer_sizes = nums(lines.next());
         for l in lines {
@@ -414,7 +425,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             let near_limit = opts.max_memory.is_some_and(|limit| rss_bytes() as f64 > 0.75 * limit as f64);
             if candidates.len() > dedup_at || (near_limit && candidates.len() * 10 > compacted * 11) {
                 tick(0, &mut clock);
-                compact(&mut candidates, &visited);
+                back_edges += compact(&mut candidates, &visited) as u64;
                 compacted = candidates.len();
                 dedup_at = (candidates.len() * 2).max(1 << 22);
             }
@@ -431,7 +442,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         if stopped_by.is_some() {
             break;
         }
-        compact(&mut candidates, &visited);
+        back_edges += compact(&mut candidates, &visited) as u64;
         let new_count = candidates.len() as u64;
         tick(1, &mut clock);
         layer_sizes.push(size);
@@ -510,7 +521,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let edges_src = store.out.written().map_err(|e| e.to_string())?;
         let edges_dst = store.dst.written().map_err(|e| e.to_string())?;
         let seconds = elapsed_before + start.elapsed().as_secs_f64();
-        let mut meta = format!("{identity}\n{depth} {states} {edges_src} {edges_dst} {}\n", seconds.to_bits());
+        let mut meta =
+            format!("{identity}\n{depth} {states} {edges_src} {edges_dst} {} {back_edges}\n", seconds.to_bits());
         meta += &counts.to_vec().iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
         meta += "\n";
         meta += &layer_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
@@ -567,7 +579,13 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     }
     let table_bytes = visited.bytes();
     let mut longest = None;
-    if !truncated {
+    // Layered: no transition went back to a state of its own layer or an earlier one, so each
+    // leads exactly one layer deeper. No cycle then (R25), and a game of n moves ends in layer
+    // n: the longest game is the depth of the last layer, and the termination pass is not needed.
+    let layered = !truncated && back_edges == 0 && !opts.peel;
+    if layered {
+        longest = Some(max_depth);
+    } else if !truncated {
         store.out.flush().map_err(|e| e.to_string())?;
         store.dst.flush().map_err(|e| e.to_string())?;
         match termination(&store, visited, states, counts.transitions, opts.max_memory, &mut peak)? {
@@ -618,6 +636,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         packed_words: w,
         symmetry: opts.symmetry,
         ranked: false,
+        layered,
         unreduced: opts.symmetry.then(|| {
             let u = &counts.unreduced;
             let terminal_by_reason = [(1usize, "FINAL_TURN"), (2, "STALL")]
