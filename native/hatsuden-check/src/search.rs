@@ -358,12 +358,14 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let mut max_depth = depth;
     // Seconds spent in pass 1, duplicate detection, the visited set's merge, pass 2, the
     // checkpoints and the termination pass (shown with --progress).
-    let mut clock = [0f64; 6];
+    let mut clock = [0f64; 7];
     let mut lap = Instant::now();
-    let mut tick = |slot: usize, clock: &mut [f64; 6]| {
+    let mut tick = |slot: usize, clock: &mut [f64; 7]| {
         clock[slot] += lap.elapsed().as_secs_f64();
         lap = Instant::now();
     };
+    // The successor records of the layer being searched.
+    let mut candidates: Vec<Record> = Vec::new();
     loop {
         let size = frontier.words() / w as u64;
         if size == 0 {
@@ -376,12 +378,16 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let layer_start = states - size;
         let layer_clock = Instant::now();
         // Pass 1: check and expand; collect the candidates of the next layer.
-        let mut candidates: Vec<Record> = Vec::new();
+        candidates.clear();
         // The layer's packed successors in transition order and where each state's begin, kept
         // while they fit in a budget (an eighth of --max-memory, else 1 GiB).
         let budget = opts.successor_budget.unwrap_or_else(|| opts.max_memory.map_or(1 << 30, |m| m / 8)) / 8;
         let mut keep = w as u64 * size * 2 <= budget;
-        let mut succ: Vec<u64> = Vec::new();
+        // The workers' vectors of successors, as they are; `succ_first[p]`: the first transition
+        // of part `p` (and the layer's transitions so far, last).
+        let mut succ: Vec<Vec<u64>> = Vec::new();
+        let mut succ_first: Vec<usize> = vec![0];
+        let mut succ_words = 0u64;
         let mut first_edge: Vec<u64> = vec![0];
         let mut dedup_at = 1usize << 22;
         let mut compacted = 0usize;
@@ -397,29 +403,34 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 .map(|(k, part)| engine.pass1(part, first + (k * CHUNK) as u64, &store, keep))
                 .collect();
             tick(0, &mut clock);
-            for r in results {
-                if keep && r.dense && (succ.len() + r.succ.len()) as u64 <= budget {
-                    succ.extend_from_slice(&r.succ);
+            candidates.reserve(results.iter().map(|r| r.candidates.len()).sum());
+            for mut r in results {
+                if keep && r.dense && succ_words + r.succ.len() as u64 <= budget {
+                    succ_words += r.succ.len() as u64;
                     let mut at = *first_edge.last().unwrap();
                     for &d in &r.src {
                         at += d as u64;
                         first_edge.push(at);
                     }
+                    succ_first.push(at as usize);
+                    succ.push(std::mem::take(&mut r.succ));
                 } else if keep {
                     keep = false;
                     succ = Vec::new();
+                    succ_first = Vec::new();
                     first_edge = Vec::new();
                 }
                 counts.add(&r.counts);
                 candidates.extend_from_slice(&r.candidates);
-                store.out.write_all(&r.src).map_err(|e| e.to_string())?;
-                store.dst.write_all(&r.dst).map_err(|e| e.to_string())?;
+                store.out.push(r.src).map_err(|e| e.to_string())?;
+                store.dst.push(r.dst).map_err(|e| e.to_string())?;
                 for f in r.found {
                     if found.len() < opts.max_violations {
                         found.push(f);
                     }
                 }
             }
+            tick(6, &mut clock);
             // Compact when the records doubled since the last time, or earlier when the memory
             // limit comes near (they have grown by a tenth at least).
             let near_limit = opts.max_memory.is_some_and(|limit| rss_bytes() as f64 > 0.75 * limit as f64);
@@ -458,15 +469,14 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             // Pass 2: pack the next layer from the parents, in order.
             if keep {
                 // The successors were kept: copy the new ones, in transition order.
-                let (packed, parent_bytes, keys) = emit_kept(&candidates, &first_edge, &succ, w, layer_start)?;
-                next.write(&packed);
-                store.keys.write_all(&keys).map_err(|e| e.to_string())?;
-                store.push_parents(&parent_bytes).map_err(|e| e.to_string())?;
-                drop((succ, first_edge));
+                let (packed, parents, keys) = emit_kept(&candidates, &first_edge, &succ, &succ_first, w, layer_start)?;
+                drop((succ, succ_first, first_edge));
+                next.write_vec(packed);
+                store.keys.push(keys).map_err(|e| e.to_string())?;
+                store.push_parent_words(&parents).map_err(|e| e.to_string())?;
             }
             let mut reader = frontier.reader().map_err(|e| e.to_string())?;
             let mut done = 0u64;
-            let mut parent_bytes: Vec<u8> = Vec::new();
             let mut emitted = if keep { new_count } else { 0 };
             let mut at = 0usize;
             while done < size && !keep {
@@ -488,14 +498,10 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                     .collect();
                 for (packed, parents, keys) in results {
                     next.write(&packed);
-                    for p in &parents {
-                        parent_bytes.extend_from_slice(&p.to_le_bytes());
-                    }
-                    store.keys.write_all(&keys).map_err(|e| e.to_string())?;
+                    store.push_parent_words(&parents).map_err(|e| e.to_string())?;
+                    store.keys.push(keys).map_err(|e| e.to_string())?;
                     emitted += parents.len() as u64;
                 }
-                store.push_parents(&parent_bytes).map_err(|e| e.to_string())?;
-                parent_bytes.clear();
                 at = end;
                 done += count as u64;
                 peak = peak.max(rss_bytes());
@@ -503,7 +509,11 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             if emitted != new_count {
                 return Err(format!("internal error: {emitted} states emitted for {new_count} new fingerprints"));
             }
-            drop(candidates);
+            if opts.max_memory.is_some() {
+                // Under a memory limit the records' memory is given back; otherwise the next
+                // layer reuses it (no page faults).
+                candidates = Vec::new();
+            }
             tick(3, &mut clock);
         }
         let mut next = next.finish().map_err(|e| e.to_string())?;
@@ -518,21 +528,24 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             // Past the budget: the data so far goes to files, and the run goes on with them.
             store.spill(&mut next, depth).map_err(|e| e.to_string())?;
         }
-        let edges_src = store.out.written().map_err(|e| e.to_string())?;
-        let edges_dst = store.dst.written().map_err(|e| e.to_string())?;
         let seconds = elapsed_before + start.elapsed().as_secs_f64();
-        let mut meta =
-            format!("{identity}\n{depth} {states} {edges_src} {edges_dst} {} {back_edges}\n", seconds.to_bits());
-        meta += &counts.to_vec().iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
-        meta += "\n";
-        meta += &layer_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
-        meta += "\n";
-        for (rule, msg, n, r) in &found {
-            meta += &format!("{rule}\t{n}\t{r}\t{}\n", msg.replace('\n', " "));
+        if !store.owned {
+            // (A temporary directory is removed at the end: nothing can resume from it.)
+            let edges_src = store.out.written().map_err(|e| e.to_string())?;
+            let edges_dst = store.dst.written().map_err(|e| e.to_string())?;
+            let mut meta =
+                format!("{identity}\n{depth} {states} {edges_src} {edges_dst} {} {back_edges}\n", seconds.to_bits());
+            meta += &counts.to_vec().iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+            meta += "\n";
+            meta += &layer_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+            meta += "\n";
+            for (rule, msg, n, r) in &found {
+                meta += &format!("{rule}\t{n}\t{r}\t{}\n", msg.replace('\n', " "));
+            }
+            let tmp = dir.join("meta.txt.new");
+            fs::write(&tmp, meta).map_err(|e| e.to_string())?;
+            fs::rename(&tmp, &meta_path).map_err(|e| e.to_string())?;
         }
-        let tmp = dir.join("meta.txt.new");
-        fs::write(&tmp, meta).map_err(|e| e.to_string())?;
-        fs::rename(&tmp, &meta_path).map_err(|e| e.to_string())?;
         std::mem::replace(&mut frontier, next).remove();
         tick(4, &mut clock);
         if opts.progress {
@@ -601,8 +614,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     }
     if opts.progress {
         eprintln!(
-            "seconds: pass 1 {:.2}, duplicates {:.2}, visited set {:.2}, pass 2 {:.2}, checkpoints {:.2}, termination {:.2}",
-            clock[0], clock[1], clock[2], clock[3], clock[4], clock[5]
+            "seconds: pass 1 {:.2}, duplicates {:.2}, visited set {:.2}, pass 2 {:.2}, checkpoints {:.2}, termination {:.2}, gather {:.2}",
+            clock[0], clock[1], clock[2], clock[3], clock[4], clock[5], clock[6]
         );
     }
     let truncated = stopped_by.is_some();
