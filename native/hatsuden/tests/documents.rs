@@ -52,6 +52,13 @@ fn r3_a_tech_card_in_two_places_is_refused() {
     assert_eq!(refused_at(&smart), "$.tech_hands[0][0]");
     let down = edited(Some(3), "tech_hands", Some(1), |hand| hand.push(Json::str("down")));
     assert_eq!(refused_at(&down), "$.tech_hands[1][0]");
+    // In state notation, at the tech card itself (positions as the reference gives them), not at
+    // the field's key.
+    for (to, position) in [("tech_hands=-/SMT", 242), ("tech_hands=SEC/-", 240)] {
+        let e = parse_state(&THREE_ENERGIES.replace("tech_hands=-/-", to)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("tech_hands", position), "{to}: {}", e.message);
+        assert!(e.message.contains("(R3)"), "{to}: {}", e.message);
+    }
 }
 
 /// R7: nothing is played during the deal: a discarded card before it is refused.
@@ -205,8 +212,8 @@ fn the_rows_of_a_board_are_separated_by_a_semicolon() {
 }
 
 /// R7: during the deal (CHANCE, `pending_chance=setup`) player 0 is dealt its whole hand before
-/// player 1 gets a card, and nothing of a turn exists yet: no known card, no turn log. Each is
-/// refused where the reference refuses it.
+/// player 1 gets a card, and nothing of a turn exists yet: no known card, no stall count, no end
+/// trigger, no turn log. Each is refused where the reference refuses it.
 #[test]
 fn r7_the_deal_comes_before_any_turn() {
     let base = "rules=5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20 phase=chance current_player=0 \
@@ -219,6 +226,8 @@ fn r7_the_deal_comes_before_any_turn() {
     for (from, to, field, position) in [
         ("hands=S1/- deck=S1,S2,S2", "hands=S1/S2 deck=S1,S2", "hands", 85),
         ("known_cards=-/-", "known_cards=S1/-", "pending_chance", 368),
+        ("stall_count=0", "stall_count=1", "pending_chance", 368),
+        ("end_triggered_by=-", "end_triggered_by=0", "pending_chance", 368),
         ("last_turn=[]", "last_turn=[DD]", "this_turn", 463),
         ("this_turn=[]", "this_turn=[DD]", "this_turn", 463),
     ] {
@@ -289,5 +298,40 @@ fn a_move_document_reads_back_and_every_document_names_its_type() {
         let ty = parse(&text).unwrap().get("type").and_then(Json::as_str).expect("a type").to_owned();
         assert_eq!(doc.type_name(), ty, "{text}");
         assert_eq!(from_json(&text, None).unwrap().type_name(), ty, "{text}");
+    }
+}
+
+/// R32, NOTATION.md ("JSON documents"): a state document's generator state is a decimal string
+/// without leading zeros: `"0"` is read, `"05"` is refused at `$.rng_state`, as the reference
+/// refuses it.
+#[test]
+fn r32_a_generator_state_has_no_leading_zero() {
+    let state =
+        |rng: &str| three_energies_json(r#""rng_state":"14727398570297873640""#, &format!(r#""rng_state":"{rng}""#));
+    match from_json(&state("0"), Some("state")) {
+        Ok(Document::State(s)) => assert!(s.rng_state().is_some(), "the state keeps its generator"),
+        other => panic!("expected the state, got {other:?}"),
+    }
+    for bad in ["05", "00", "", "1x"] {
+        assert_eq!(refused_at(&state(bad)), "$.rng_state", "{bad:?}");
+    }
+}
+
+/// R27, NOTATION.md ("JSON documents"): a score document has one generation per energy in play
+/// for each player, one to five: a score of no energy, or of six, is refused. Only the refusal
+/// is checked: the reference names `$.energy_winners` ("one item per energy in play"), this
+/// crate `$.players`.
+#[test]
+fn r27_a_score_document_has_one_to_five_energies() {
+    let score = |gens: usize, winners: &str| {
+        let g = vec!["0"; gens].join(",");
+        format!(
+            r#"{{"type":"score","format_version":1,"players":[{{"energy_points":0,"city_points":1,"total":1,"row_supply":[0,0],"generation":[{g}]}},{{"energy_points":0,"city_points":0,"total":0,"row_supply":[0,0],"generation":[{g}]}}],"winner":0,"decided_by":"total","energy_winners":[{winners}],"smart":null}}"#
+        )
+    };
+    assert!(matches!(from_json(&score(1, "null"), Some("score")), Ok(Document::Score(_))));
+    assert!(matches!(from_json(&score(5, "null,null,null,null,null"), Some("score")), Ok(Document::Score(_))));
+    for (gens, winners) in [(0, ""), (6, "null,null,null,null,null,null")] {
+        assert!(matches!(from_json(&score(gens, winners), Some("score")), Err(Error::Json(_))), "{gens} energies");
     }
 }

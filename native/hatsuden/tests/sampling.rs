@@ -224,7 +224,9 @@ fn r36_edited_observations_are_refused_where_the_python_library_refuses_them() {
              deck_size=13 tech_deck_size=0 discards=- boards=.,.,#?;#?,.,#?/#S4,G4,.;.,.,#G1 accumulator=- \
              smart=- played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- \
              end_reason=- this_turn=[C G4 0G, DT, =DWN] last_turn=[P ? 0W, DD, =?]";
-    for text in [a, b] {
+    // And the opponent's whole hand known (as many known cards as it holds, R36).
+    let all_known = a.replace("opponent_known=-", "opponent_known=S1,W2");
+    for text in [a, b, &all_known] {
         assert_eq!(hatsuden::format_observation(&hatsuden::parse_observation(text).unwrap()), text);
     }
     let cases = [
@@ -245,6 +247,13 @@ fn r36_edited_observations_are_refused_where_the_python_library_refuses_them() {
         (a, "/#?,G4", "/#S1,G4", "boards", Some(229)),
         (a, "=???]", "=DWN]", "this_turn", Some(384)),
         (b, "=?]", "=S2]", "last_turn", Some(412)),
+        // More cards known of the opponent's hand than it holds (R36): at the key.
+        (a, "opponent_known=-", "opponent_known=S1,S3,W2", "opponent_known", Some(124)),
+        // A concealed move (R30) naming a cell whose bottom card is not hidden: a face-up
+        // stack, an empty cell of the grid, an empty cell of the other row; at that move.
+        (a, "[C G4 0G, DT", "[P ? 0G, DT", "this_turn", Some(395)),
+        (a, "=???]", "=???, C* ? 0W]", "this_turn", Some(414)),
+        (a, "=???]", "=???, P ? 1S]", "this_turn", Some(414)),
     ];
     for (base, from, to, field, position) in cases {
         assert_eq!(base.matches(from).count(), 1, "{from}");
@@ -269,4 +278,100 @@ fn r36_edited_observations_are_refused_where_the_python_library_refuses_them() {
     assert_eq!(hatsuden::format_observation(&o), used);
     let s = sample_state(&o, &mut SplitMix64::new(5)).unwrap();
     assert_eq!(s.this_turn()[2], Move::DealTech { tech: hatsuden::DOWN });
+}
+
+/// R38: a tech card dealt and then spent in the same turn on a secret Construct (R11; the
+/// opponent holding none, the tech deck empty) is read as in Python: the dealt card is the
+/// Secret Build, and the sample is the Python library's (generator 5), the concealed card
+/// included.
+#[test]
+fn r38_a_secret_build_dealt_then_spent_is_the_card_dealt() {
+    let text = "rules=3/4/2/3/8/SEC/city_points/retake/6 player=0 phase=draw current_player=1 hand=S2,G3,W3 \
+                tech_hand=- known_to_opponent=- opponent_known=- opponent_hand_size=2 opponent_tech_hand_size=0 \
+                deck_size=12 tech_deck_size=0 discards=- boards=.,.,#W3;#G4,.,#W1/#?,G4,.;*?,.,#? accumulator=- \
+                smart=- played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- \
+                end_reason=- this_turn=[C G4 0G, DT, =???, C* ? 1S] last_turn=[P W3 0W, DD, =S2]";
+    let o = hatsuden::parse_observation(text).unwrap();
+    assert_eq!(hatsuden::format_observation(&o), text);
+    let s = sample_state(&o, &mut SplitMix64::new(5)).unwrap();
+    assert_eq!(s.this_turn()[2], Move::DealTech { tech: hatsuden::SECRET_BUILD });
+    assert_eq!(
+        hatsuden::format_state(&s),
+        "rules=3/4/2/3/8/SEC/city_points/retake/6 phase=draw current_player=1 hands=S2,G3,W3/S1,W2 \
+         deck=S1,S3,S4,S4,G1,G1,G2,G2,W1,W2,W4,W4 discards=- boards=.,.,#W3;#G4,.,#W1/#S2,G4,.;*S3,.,#G3 \
+         tech_deck=- tech_hands=-/- accumulator=- smart=- played_cell=0G turn_discard=- pending_chance=- \
+         stall_count=0 end_triggered_by=- end_reason=- rng_state=16390740445785211221 known_cards=-/- \
+         this_turn=[C G4 0G, DT, =SEC, C* S3 1S] last_turn=[P W3 0W, DD, =S2]"
+    );
+}
+
+/// What the engine relies on (NOTATION.md conditions 15 and 18, R17, R21): TECH, OVERFLOW and
+/// a pending tech draw follow a plant played this turn. An observation built by hand that
+/// breaks it (no played cell, or a played cell holding a pylon) is refused by `sample_state`
+/// at `played_cell`, never completed into a state the engine cannot play.
+#[test]
+fn r17_r21_an_observation_in_tech_or_overflow_without_a_played_plant_is_not_sampled() {
+    let text = "rules=3/4/2/3/8/DWN/city_points/retake/6 player=0 phase=draw current_player=1 hand=S2,G3,W3 \
+                tech_hand=- known_to_opponent=- opponent_known=- opponent_hand_size=2 opponent_tech_hand_size=1 \
+                deck_size=13 tech_deck_size=0 discards=- boards=.,.,#W3;#G4,.,#W1/#?,G4,.;.,.,#? accumulator=- \
+                smart=- played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- \
+                end_reason=- this_turn=[C G4 0G, DT, =???] last_turn=[P W3 0W, DD, =S2]";
+    let o = hatsuden::parse_observation(text).unwrap();
+    assert!(sample_state(&o, &mut SplitMix64::new(1)).is_ok());
+    let pylon = o.t.cell_index(hatsuden::Cell { row: 0, energy: 0 }).unwrap();
+    for (phase, pending) in [
+        (Phase::Tech, hatsuden::Pending::None),
+        (Phase::Overflow, hatsuden::Pending::None),
+        (Phase::Chance, hatsuden::Pending::Tech),
+    ] {
+        for played in [hatsuden::NONE, pylon] {
+            let mut bad = o.clone();
+            (bad.phase, bad.pending, bad.played) = (phase, pending, played);
+            let e = sample_state(&bad, &mut SplitMix64::new(1)).unwrap_err();
+            assert_eq!(e.field, "played_cell", "{phase:?} {pending:?} {played}: {e}");
+        }
+    }
+}
+
+/// FNV-1a (64-bit) over the state notation, each followed by a newline, of the samples of
+/// player 0's observation of `state` with the generators 0 to 39; each sample also looks the
+/// same to player 0 (R37), is a consistent state (it reads back) and keeps every flip an
+/// overflow (R21).
+fn digest_of_samples_of(state: &str) -> u64 {
+    let s = hatsuden::parse_state(state).unwrap();
+    let o = observe(&s, 0);
+    let mut d = 0xcbf2_9ce4_8422_2325u64;
+    for seed in 0..40 {
+        let sampled = sample_state(&o, &mut SplitMix64::new(seed)).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(observe(&sampled, 0), o, "seed {seed}");
+        let text = hatsuden::format_state(&sampled);
+        hatsuden::parse_state(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        flipped_rows_overflowed(&sampled).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        for b in text.bytes().chain([b'\n']) {
+            d = (d ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    d
+}
+
+/// R38: the concealed Secret Build stack of the opponent takes only the values its board allows,
+/// as the Python library samples them (digests computed with `hatsuden_rules.sample_state` on
+/// 2026-12-03): in row 0, which overflowed and flipped `0W`, it is at least 2 (the face-up G3
+/// and the flipped W3 beside it make 6 of the tolerance 7), whatever row 1 holds (S3 there does
+/// not count, R21); downsized (R13) and improved since, `*v?+S1+S2`, it is above S1, the card
+/// put on it by the Downsize.
+#[test]
+fn r38_r13_r21_a_concealed_stack_takes_the_values_its_row_and_stack_allow() {
+    let overflowed = "rules=3/3/2/3/6/SEC/city_points/retake/6 phase=draw current_player=1 \
+        hands=G1,W1,W2/S1,W1 deck=S2,S3,G1,G2,G3,W2,W3 discards=- boards=S1,G2,.;.,.,./*S2,G3,#~W3;S3,.,. \
+        tech_deck=- tech_hands=-/- accumulator=- smart=- played_cell=0G turn_discard=- pending_chance=- \
+        stall_count=0 end_triggered_by=- end_reason=- rng_state=5 known_cards=-/- this_turn=[C G3 0G, F 0W] \
+        last_turn=[C G2 0G, DD, =W2]";
+    assert_eq!(digest_of_samples_of(overflowed), 0xc669_db7e_dff7_b764);
+    let downsized = "rules=3/3/2/3/6/SEC+DWN/city_points/retake/6 phase=action current_player=0 \
+        hands=G1,W1,W2/S2,G3,W1 deck=S3,G1,G2,G3,W2,W3,W3 discards=- boards=S1,G2,.;.,.,./.,.,.;*vS3+S1+S2,.,. \
+        tech_deck=- tech_hands=-/- accumulator=- smart=- played_cell=- turn_discard=- pending_chance=- \
+        stall_count=0 end_triggered_by=- end_reason=- rng_state=5 known_cards=-/- this_turn=[] \
+        last_turn=[I S2 1S, DD, =G3]";
+    assert_eq!(digest_of_samples_of(downsized), 0xfbff_6be8_007b_3194);
 }
