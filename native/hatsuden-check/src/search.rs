@@ -1,17 +1,18 @@
 //! The search: breadth-first by layers over packed states, 84-bit fingerprints, delayed
 //! duplicate detection per layer, parallel expansion, termination (R25) and the longest game.
 //!
-//! Each layer is done in two passes over its frontier file (packed states, in number order):
+//! Each layer is done in two passes over its frontier (packed states, in number order):
 //!
 //! 1. *Check*: every state is unpacked, checked ([`Props::state_violations`]) and expanded; every
-//!    transition is checked; each successor's fingerprint is looked up in the visited set (read
-//!    only during the layer) and, if absent, kept as a candidate. The transitions are written
-//!    to disk (source fingerprint and out-degree, successor fingerprints) for the termination
-//!    pass. Violations are kept as (rule, message, state number, move rank).
-//! 2. *Emit*: the candidates are sorted and deduplicated (Korf's delayed duplicate detection,
-//!    in memory): they are exactly the next layer. The frontier is expanded again and the first
-//!    successor met with each new fingerprint is packed into the next frontier file, with its
-//!    parent record (parent number and move rank: the shortest path to it).
+//!    transition is checked, and its successor packed and fingerprinted into a successor record
+//!    (fingerprint, parent number, move rank). The transitions (out-degree, successor
+//!    fingerprints) are kept for the termination pass. Violations are kept as (rule, message,
+//!    state number, move rank).
+//! 2. *Emit*: the records are sorted, deduplicated and the visited ones dropped (Korf's delayed
+//!    duplicate detection, in memory, [`compact`]): the rest are exactly the next layer. Each
+//!    new state is packed into the next frontier, in the order of its parent and move rank, with
+//!    its parent record (the shortest path to it): copied from the successors pass 1 kept, or,
+//!    past their budget, rebuilt from the parents.
 //!
 //! The visited set is 2^20 shards of sorted 64-bit words: a state's fingerprint is 128 bits of
 //! a hash of its packed form, of which the top 20 choose the shard and the low 64 are stored:
@@ -19,6 +20,13 @@
 //! state plus 16 bytes per successor record of the layer being searched; everything else (the
 //! frontier, parent records, keys and transitions: `src/store.rs`) is on disk, or in memory
 //! when no checkpoint is kept and it fits in [`Options::store_budget`].
+//!
+//! *Termination.* Duplicate detection counts the records dropped as visited: transitions back to
+//! a state of the same layer or an earlier one. When there are none in the whole search the
+//! graph is *layered*: every transition leads exactly one layer deeper, so no path returns to a
+//! state (no cycle, R25) and every game of n moves ends in layer n: the longest game is the
+//! last layer's depth ([`CheckResult::layered`]; `choice` by position is such a graph). Otherwise
+//! the termination pass (`src/termination.rs`) peels the graph of the kept transitions.
 
 use crate::expand::{compact, emit_kept, record_key, record_link, Counts, Engine, Found, Pass1, Record, MAX_NUMBER};
 use crate::props::{decision_name, phase_name, Props, KIND_NAMES};
