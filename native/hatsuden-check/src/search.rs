@@ -365,7 +365,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let mut peak = peak_rss_bytes();
     let mut max_depth = depth;
     // Seconds spent in pass 1, duplicate detection, the visited set's merge, pass 2, the
-    // checkpoints and the termination pass (shown with --progress).
+    // checkpoints, the termination pass and the gathering of pass 1's results (shown with
+    // --progress).
     let mut clock = [0f64; 7];
     let mut lap = Instant::now();
     let mut tick = |slot: usize, clock: &mut [f64; 7]| {
@@ -622,8 +623,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     }
     if opts.progress {
         eprintln!(
-            "seconds: pass 1 {:.2}, duplicates {:.2}, visited set {:.2}, pass 2 {:.2}, checkpoints {:.2}, termination {:.2}, gather {:.2}",
-            clock[0], clock[1], clock[2], clock[3], clock[4], clock[5], clock[6]
+            "seconds: pass 1 {:.2}, its results gathered {:.2}, duplicates {:.2}, visited set {:.2}, pass 2 {:.2}, checkpoints {:.2}, termination {:.2}",
+            clock[0], clock[6], clock[1], clock[2], clock[3], clock[4], clock[5]
         );
     }
     let truncated = stopped_by.is_some();
