@@ -257,15 +257,25 @@ impl Engine {
         let mut problems: Vec<Problem> = Vec::new();
         let mut packed = vec![0u64; w];
         // The state being expanded and its successor: unpacked and applied in place, one copy
-        // of the state a transition.
-        let mut s = self.root;
+        // of the state a transition. The next state is unpacked one state ahead, so that its
+        // entry of the R29 memo is loaded while this one is checked.
+        let mut states = [self.root, self.root];
         let mut after: State;
-        for (k, rec) in words.chunks_exact(w).enumerate() {
+        if n > 0 {
+            self.packer.unpack_into(&words[..w], &mut states[0]);
+            memo.prefetch(&states[0]);
+        }
+        for k in 0..n {
             let number = first + k as u64;
-            self.packer.unpack_into(rec, &mut s);
+            let (a, b) = states.split_at_mut(1);
+            let (s, ahead) = if k % 2 == 0 { (&a[0], &mut b[0]) } else { (&b[0], &mut a[0]) };
+            if k + 1 < n {
+                self.packer.unpack_into(&words[(k + 1) * w..(k + 2) * w], ahead);
+                memo.prefetch(ahead);
+            }
             s.legal_moves(&mut moves);
             let c = &mut r.counts;
-            let weight = self.weight(&s);
+            let weight = self.weight(s);
             c.expanded += 1;
             c.unreduced[0] += weight;
             c.phases[s.phase() as usize] += 1;
@@ -275,32 +285,32 @@ impl Engine {
             if s.is_over() {
                 c.unreduced[3 + s.end_reason() as usize] += weight;
                 c.ends[s.end_reason() as usize] += 1;
-                c.decided[self.props.decision(&s) as usize] += 1;
+                c.decided[self.props.decision(s) as usize] += 1;
             }
             for m in &moves {
                 c.kinds[m.kind_rank() as usize] += 1;
             }
             problems.clear();
-            self.props.state_violations_memo(&s, &moves, memo, &mut problems);
+            self.props.state_violations_memo(s, &moves, memo, &mut problems);
             if self.positions && number % SOUNDNESS_EVERY == 0 {
                 c.soundness += 1;
-                self.soundness(number, &s, &moves, store, &mut problems);
+                self.soundness(number, s, &moves, store, &mut problems);
             }
             for (rule, msg) in problems.drain(..) {
                 r.found.push((rule.to_string(), msg, number, -1));
             }
             let mut degree = 0u8;
             for (rank, m) in moves.iter().enumerate() {
-                after = s;
+                after = *s;
                 if let Err(e) = after.apply_mut(*m) {
                     r.found.push(("R35".into(), format!("a legal move was refused: {e}"), number, rank as i64));
                     r.dense = false;
                     continue;
                 }
                 let determinism = (number + rank as u64) % DETERMINISM_EVERY == 0;
-                self.props.transition_violations(&s, m, &after, determinism, &mut problems);
+                self.props.transition_violations(s, m, &after, determinism, &mut problems);
                 if self.positions {
-                    self.props.knowledge_problems(&s, m, &after, &mut problems);
+                    self.props.knowledge_problems(s, m, &after, &mut problems);
                 }
                 for (rule, msg) in problems.drain(..) {
                     r.found.push((rule.to_string(), msg, number, rank as i64));
@@ -319,6 +329,8 @@ impl Engine {
             r.counts.unreduced[1] += weight * degree as u64;
             r.src.push(degree);
         }
+        // The successor keys stay in memory as they are (`Sink::push`): no room to spare.
+        r.dst.shrink_to_fit();
         r
     }
 
@@ -364,21 +376,26 @@ impl Engine {
 }
 
 /// The next layer from pass 2: packed words, parent records and keys (bytes).
-pub(crate) type Emitted = (Vec<u64>, Vec<u8>, Vec<u8>);
+pub(crate) type Emitted = (Vec<u64>, Vec<u64>, Vec<u8>);
 
-/// Pass 2 when the layer's successors were kept (`succ`, in transition order; state `k` of the
-/// layer has transitions `first_edge[k]..first_edge[k + 1]`): the new states of `records` in the
-/// order of their parent and move rank (the numbering of a sequential BFS), found by marking
-/// their transitions in a bitmap instead of sorting the records. Returns their packed words,
-/// parent records (`number | rank << 56`) and keys.
+/// Pass 2 when the layer's successors were kept (`succ`, in transition order, in parts: part
+/// `p` holds transitions `succ_first[p]..succ_first[p + 1]`; state `k` of the layer has
+/// transitions `first_edge[k]..first_edge[k + 1]`): the new states of `records` in the order of
+/// their parent and move rank (the numbering of a sequential BFS), found by marking their
+/// transitions in a bitmap instead of sorting the records. Returns their packed words, parent
+/// records (`number | rank << 56`) and keys.
 pub(crate) fn emit_kept(
     records: &[Record],
     first_edge: &[u64],
-    succ: &[u64],
+    succ: &[Vec<u64>],
+    succ_first: &[usize],
     w: usize,
     layer_start: u64,
 ) -> Result<Emitted, String> {
     let total = *first_edge.last().unwrap_or(&0) as usize;
+    if succ_first.len() != succ.len() + 1 || succ_first.last() != Some(&total) {
+        return Err("internal error: the kept successors are not the layer's transitions".into());
+    }
     let mut marks = vec![0u64; total.div_ceil(64)];
     let mut sum = 0u128;
     for r in records {
@@ -387,9 +404,9 @@ pub(crate) fn emit_kept(
         marks[t / 64] |= 1 << (t % 64);
         sum = sum.wrapping_add(record_key(r));
     }
-    // Blocks of 2^16 transitions in parallel (each finds its first state by a binary search),
-    // each writing its states straight into its own part of the outputs (the parts follow
-    // from the blocks' counts of marked transitions).
+    // Blocks of 2^16 transitions in parallel (each finds its first state and part by a binary
+    // search), each writing its states straight into its own part of the outputs (the parts
+    // follow from the blocks' counts of marked transitions).
     const BLOCK_WORDS: usize = 1 << 10;
     let counts: Vec<usize> =
         marks.chunks(BLOCK_WORDS).map(|block| block.iter().map(|x| x.count_ones() as usize).sum()).collect();
@@ -398,7 +415,7 @@ pub(crate) fn emit_kept(
         return Err("internal error: the kept successors are not the new states".into());
     }
     let mut packed = vec![0u64; n * w];
-    let mut parents = vec![0u8; n * 8];
+    let mut parents = vec![0u64; n];
     let mut keys = vec![0u8; n * KEY_BYTES];
     let mut parts = Vec::with_capacity(counts.len());
     {
@@ -406,7 +423,7 @@ pub(crate) fn emit_kept(
         for &c in &counts {
             let (a, rest) = std::mem::take(&mut p).split_at_mut(c * w);
             p = rest;
-            let (b, rest) = std::mem::take(&mut q).split_at_mut(c * 8);
+            let (b, rest) = std::mem::take(&mut q).split_at_mut(c);
             q = rest;
             let (d, rest) = std::mem::take(&mut k).split_at_mut(c * KEY_BYTES);
             k = rest;
@@ -420,8 +437,9 @@ pub(crate) fn emit_kept(
         .map(|(b, (block, (packed, parents, keys)))| {
             let mut sum = 0u128;
             let base = b * BLOCK_WORDS;
-            // The state whose transitions hold the block's first one.
+            // The state, and the part of `succ`, holding the block's first transition.
             let mut k = first_edge.partition_point(|&e| e as usize <= base * 64).saturating_sub(1);
+            let mut part = succ_first.partition_point(|&f| f <= base * 64).saturating_sub(1);
             let mut j = 0;
             for (i, &word) in block.iter().enumerate() {
                 let mut bits = word;
@@ -431,12 +449,16 @@ pub(crate) fn emit_kept(
                     while first_edge[k + 1] as usize <= t {
                         k += 1;
                     }
+                    while succ_first[part + 1] <= t {
+                        part += 1;
+                    }
                     let rank = (t - first_edge[k] as usize) as u64;
-                    let slot = &succ[t * w..t * w + w];
+                    let at = (t - succ_first[part]) * w;
+                    let slot = &succ[part][at..at + w];
                     let key = fingerprint(slot);
                     sum = sum.wrapping_add(key);
                     packed[j * w..j * w + w].copy_from_slice(slot);
-                    parents[j * 8..j * 8 + 8].copy_from_slice(&((layer_start + k as u64) | rank << 56).to_le_bytes());
+                    parents[j] = (layer_start + k as u64) | rank << 56;
                     keys[j * KEY_BYTES..(j + 1) * KEY_BYTES].copy_from_slice(&key_bytes(key));
                     j += 1;
                 }
@@ -455,31 +477,73 @@ pub(crate) fn emit_kept(
 
 /// Delayed duplicate detection: sort the successor records by (key, parent, rank), keep the
 /// first of each key (the smallest parent number and move rank: a shortest path), and drop the
-/// keys already visited (looked up in key order, so the visited set is read sequentially).
-pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) {
-    sort_records(records);
-    records.dedup_by(|a, b| record_key(a) == record_key(b));
-    // Mark the visited in parallel, then drop them in place (no second copy of the records).
-    records.par_chunks_mut(1 << 16).for_each(|part| {
-        for r in part.iter_mut() {
-            if visited.contains(record_key(r)) {
-                r[1] |= LINK_MASK;
+/// keys already visited. Returns how many were dropped as visited: transitions back to a state
+/// of this layer or an earlier one (none in a layered graph, [`crate::search`]).
+///
+/// The records are put into buckets by their keys' top bits ([`bucket_records`]); then each
+/// group of buckets, in parallel, is sorted, loses its repeated and visited keys (a key's
+/// records are all in one bucket) and keeps the rest at its front; last, the groups' kept
+/// records are moved together.
+pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) -> usize {
+    let groups = bucket_records(records);
+    let kept: Vec<(usize, usize)> = split_groups(records, &groups)
+        .into_par_iter()
+        .map(|part| {
+            part.sort_unstable();
+            let (mut j, mut dropped) = (0, 0);
+            let mut prev = None;
+            for i in 0..part.len() {
+                let r = part[i];
+                let key = record_key(&r);
+                if prev == Some(key) {
+                    continue;
+                }
+                prev = Some(key);
+                if visited.contains(key) {
+                    dropped += 1;
+                    continue;
+                }
+                part[j] = r;
+                j += 1;
             }
-        }
-    });
-    records.retain(|r| record_link(r) != LINK_MASK);
+            (j, dropped)
+        })
+        .collect();
+    let mut at = 0;
+    let mut dropped = 0;
+    for (k, &(n, d)) in kept.iter().enumerate() {
+        let start = if k == 0 { 0 } else { groups[k - 1] };
+        records.copy_within(start..start + n, at);
+        at += n;
+        dropped += d;
+    }
+    records.truncate(at);
+    dropped
 }
 
-/// Sort records as `records.sort_unstable()` does (by fingerprint, then link), in place: one
-/// pass of an in-place radix sort (American flag sort) on the top bits of the fingerprint, which
-/// are uniform (a hash), into buckets of about 32 records, then each bucket sorted, the buckets
-/// in parallel. About a third of the comparison sort's instructions, and no extra memory
-/// beyond the bucket offsets (the records may fill most of `--max-memory`).
-pub(crate) fn sort_records(records: &mut [Record]) {
+/// `records` cut at the ends of `groups`.
+fn split_groups<'a>(records: &'a mut [Record], groups: &[usize]) -> Vec<&'a mut [Record]> {
+    let mut parts = Vec::with_capacity(groups.len());
+    let mut rest = records;
+    let mut start = 0;
+    for &end in groups {
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(end - start);
+        start = end;
+        parts.push(part);
+        rest = tail;
+    }
+    parts
+}
+
+/// Put the records into buckets by the top bits of their fingerprints, which are uniform (a
+/// hash), about 32 records a bucket, in place: one pass of an in-place radix sort (American
+/// flag sort). No extra memory beyond the bucket offsets (the records may fill most of
+/// `--max-memory`). Returns the ends of groups of 256 buckets (the last: `records.len()`), the
+/// units the callers sort in parallel; fewer than 2^12 records are one group.
+fn bucket_records(records: &mut [Record]) -> Vec<usize> {
     let n = records.len();
     if n < 1 << 12 {
-        records.sort_unstable();
-        return;
+        return vec![n];
     }
     let bits = (n / 32).next_power_of_two().trailing_zeros().clamp(7, 22);
     let shift = 64 - bits;
@@ -512,26 +576,7 @@ pub(crate) fn sort_records(records: &mut [Record]) {
             heads[b] += 1;
         }
     }
-    // The buckets (now contiguous, in order), sorted in parallel, a few hundred at a time.
-    let mut parts: Vec<&mut [Record]> = Vec::with_capacity(buckets / 256 + 1);
-    let mut rest = records;
-    let mut start = 0;
-    for b in (255..buckets).step_by(256).chain(std::iter::once(buckets - 1)) {
-        let (part, tail) = rest.split_at_mut(ends[b] - start);
-        start = ends[b];
-        parts.push(part);
-        rest = tail;
-    }
-    let starts = &ends;
-    parts.into_par_iter().enumerate().for_each(|(k, part)| {
-        let first = k * 256;
-        let mut at = if first == 0 { 0 } else { starts[first - 1] };
-        let base = at;
-        for b in first..(first + 256).min(buckets) {
-            part[at - base..starts[b] - base].sort_unstable();
-            at = starts[b];
-        }
-    });
+    (1..=buckets.div_ceil(256)).map(|g| ends[(g * 256).min(buckets) - 1]).collect()
 }
 
 impl Engine {
@@ -569,26 +614,38 @@ mod tests {
     use super::*;
     use hatsuden::SplitMix64;
 
-    /// The radix sort gives the comparison sort's order, on sizes around its thresholds and
-    /// with many equal fingerprints (the duplicates delayed detection removes).
+    /// Delayed duplicate detection gives what the comparison sort, `dedup` and a filter give:
+    /// the first record of each key in (key, link) order, none visited, in that order; on
+    /// sizes around the radix sort's thresholds, with many repeated keys and visited keys.
     #[test]
-    fn sort_records_sorts_as_sort_unstable() {
+    fn compact_is_sort_dedup_and_filter() {
         let mut g = SplitMix64::new(5);
         for n in [0usize, 1, 100, 4095, 4096, 5000, 70_000, 300_000] {
             let mut v: Vec<Record> = (0..n)
                 .map(|_| {
                     let key = (g.next() as u128) << 20 | (g.next() & 0xfffff) as u128;
-                    // One key in four repeats an earlier one, with another link.
                     record(key, g.next() % 1000, (g.next() % 7) as usize)
                 })
                 .collect();
+            // One key in four repeats an earlier one, with another link.
             for i in (3..n).step_by(4) {
-                v[i][0] = v[i / 2][0];
+                let key = record_key(&v[i / 2]);
+                v[i] = record(key, g.next() % 1000, (g.next() % 7) as usize);
             }
+            // One key in five is visited.
+            let mut seen: Vec<u128> = v.iter().step_by(5).map(record_key).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            let mut visited = Visited::new();
+            visited.merge(&seen);
             let mut want = v.clone();
             want.sort_unstable();
-            sort_records(&mut v);
+            want.dedup_by(|a, b| record_key(a) == record_key(b));
+            let distinct = want.len();
+            want.retain(|r| seen.binary_search(&record_key(r)).is_err());
+            let dropped = compact(&mut v, &visited);
             assert_eq!(v, want, "{n} records");
+            assert_eq!(dropped, distinct - want.len(), "{n} records");
         }
     }
 }

@@ -51,6 +51,20 @@ impl ScoreMemo {
         h ^ h >> 29
     }
 
+    /// Start loading the entry [`ScoreMemo::probe`] will read for `s` into the cache (the
+    /// search calls it one state ahead: an entry is read at random from 13 MB).
+    #[inline]
+    pub(crate) fn prefetch(&self, s: &State) {
+        if self.tags.is_empty() {
+            return;
+        }
+        let slot = Self::hash(s) as usize % Self::SLOTS;
+        prefetch(&self.tags[slot]);
+        for cell in self.grids[slot * self.cells..(slot + 1) * self.cells].iter().step_by(2) {
+            prefetch(cell);
+        }
+    }
+
     /// Whether the score of `s`'s grids and Smart column was checked under `rules`: `Ok` if so,
     /// else where to [`ScoreMemo::insert`] it once found right.
     pub(crate) fn probe(&mut self, rules: &Rules, s: &State) -> Result<(), Option<Miss>> {
@@ -88,6 +102,20 @@ impl ScoreMemo {
         grids[..n].copy_from_slice(s.board(0));
         grids[n..].copy_from_slice(s.board(1));
     }
+}
+
+/// Ask the processor to load the cache line of `x` (a hint: no effect on what the program does).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` only hints the cache; it never faults, reads nothing into the
+    // program and writes nothing, whatever the address (here a live reference's). Its
+    // `target_feature` is SSE, part of every x86_64 target.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((x as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 impl Default for ScoreMemo {

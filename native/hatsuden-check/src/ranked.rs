@@ -972,6 +972,7 @@ fn finish(
         packed_words: words,
         symmetry: opts.symmetry,
         ranked: true,
+        layered: false,
         unreduced: opts.symmetry.then(|| {
             let u = &counts.unreduced;
             let terminal_by_reason = [(1usize, "FINAL_TURN"), (2, "STALL")]

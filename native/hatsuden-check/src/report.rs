@@ -47,6 +47,7 @@ pub fn format_summary(r: &CheckResult) -> String {
     let by_reason: Vec<String> = r.terminal_by_reason.iter().map(|(k, n)| format!("{k} {}", thousands(*n))).collect();
     let terminal: u64 = r.terminal_by_reason.values().sum();
     let longest = match r.longest_game {
+        Some(l) if r.layered => format!("{} plies (every transition one layer deeper: no cycle, R25)", thousands(l)),
         Some(l) => format!("{} plies", thousands(l)),
         None if r.violations.iter().any(|v| v.rule == "R25" && v.message.contains("cycle")) => {
             "none (the graph has a cycle)".into()
@@ -254,7 +255,7 @@ pub fn result_json(r: &CheckResult) -> String {
     };
     let layers: Vec<String> = r.layer_sizes.iter().map(|x| x.to_string()).collect();
     format!(
-        "{{\"result\": {}, \"states\": {}, \"transitions\": {}, \"terminal_states\": {terminal}, \"terminal_by_reason\": {{{}}}, \"chance_nodes\": {}, \"max_depth\": {}, \"longest_game\": {}, \"seconds\": {}, \"states_per_second\": {}, \"peak_memory_mb\": {}, \"rules\": {}, \"violations\": [{}], \"unreached\": [{}], \"coverage_required\": {}, \"events\": {{{}}}, \"exhaustive\": true, \"positions\": {}, \"engine\": \"native\", \"workers\": {}, \"soundness_checked\": {}, \"collision_probability\": {}, \"collision_bound\": {}, \"fingerprint_bits\": {FINGERPRINT_BITS}, \"table_bytes\": {}, \"stopped_by\": {}, \"layer_sizes\": [{}], \"packed_words\": {}, \"symmetry\": {}, \"orbits\": {}, \"unreduced\": {}, \"native_engine\": \"{}\"}}",
+        "{{\"result\": {}, \"states\": {}, \"transitions\": {}, \"terminal_states\": {terminal}, \"terminal_by_reason\": {{{}}}, \"chance_nodes\": {}, \"max_depth\": {}, \"longest_game\": {}, \"seconds\": {}, \"states_per_second\": {}, \"peak_memory_mb\": {}, \"rules\": {}, \"violations\": [{}], \"unreached\": [{}], \"coverage_required\": {}, \"events\": {{{}}}, \"exhaustive\": true, \"positions\": {}, \"engine\": \"native\", \"workers\": {}, \"soundness_checked\": {}, \"collision_probability\": {}, \"collision_bound\": {}, \"fingerprint_bits\": {FINGERPRINT_BITS}, \"table_bytes\": {}, \"stopped_by\": {}, \"layer_sizes\": [{}], \"packed_words\": {}, \"symmetry\": {}, \"orbits\": {}, \"unreduced\": {}, \"layered\": {}, \"native_engine\": \"{}\"}}",
         json_str(&r.result),
         r.states,
         r.transitions,
@@ -282,6 +283,7 @@ pub fn result_json(r: &CheckResult) -> String {
         r.symmetry,
         if r.symmetry { r.states.to_string() } else { "null".into() },
         unreduced_json(r.unreduced.as_ref()),
+        r.layered,
         if r.ranked { "ranked" } else { "bfs" },
     )
 }

@@ -1,17 +1,18 @@
 //! The search: breadth-first by layers over packed states, 84-bit fingerprints, delayed
 //! duplicate detection per layer, parallel expansion, termination (R25) and the longest game.
 //!
-//! Each layer is done in two passes over its frontier file (packed states, in number order):
+//! Each layer is done in two passes over its frontier (packed states, in number order):
 //!
 //! 1. *Check*: every state is unpacked, checked ([`Props::state_violations`]) and expanded; every
-//!    transition is checked; each successor's fingerprint is looked up in the visited set (read
-//!    only during the layer) and, if absent, kept as a candidate. The transitions are written
-//!    to disk (source fingerprint and out-degree, successor fingerprints) for the termination
-//!    pass. Violations are kept as (rule, message, state number, move rank).
-//! 2. *Emit*: the candidates are sorted and deduplicated (Korf's delayed duplicate detection,
-//!    in memory): they are exactly the next layer. The frontier is expanded again and the first
-//!    successor met with each new fingerprint is packed into the next frontier file, with its
-//!    parent record (parent number and move rank: the shortest path to it).
+//!    transition is checked, and its successor packed and fingerprinted into a successor record
+//!    (fingerprint, parent number, move rank). The transitions (out-degree, successor
+//!    fingerprints) are kept for the termination pass. Violations are kept as (rule, message,
+//!    state number, move rank).
+//! 2. *Emit*: the records are sorted, deduplicated and the visited ones dropped (Korf's delayed
+//!    duplicate detection, in memory, [`compact`]): the rest are exactly the next layer. Each
+//!    new state is packed into the next frontier, in the order of its parent and move rank, with
+//!    its parent record (the shortest path to it): copied from the successors pass 1 kept, or,
+//!    past their budget, rebuilt from the parents.
 //!
 //! The visited set is 2^20 shards of sorted 64-bit words: a state's fingerprint is 128 bits of
 //! a hash of its packed form, of which the top 20 choose the shard and the low 64 are stored:
@@ -19,6 +20,13 @@
 //! state plus 16 bytes per successor record of the layer being searched; everything else (the
 //! frontier, parent records, keys and transitions: `src/store.rs`) is on disk, or in memory
 //! when no checkpoint is kept and it fits in [`Options::store_budget`].
+//!
+//! *Termination.* Duplicate detection counts the records dropped as visited: transitions back to
+//! a state of the same layer or an earlier one. When there are none in the whole search the
+//! graph is *layered*: every transition leads exactly one layer deeper, so no path returns to a
+//! state (no cycle, R25) and every game of n moves ends in layer n: the longest game is the
+//! last layer's depth ([`CheckResult::layered`]; `choice` by position is such a graph). Otherwise
+//! the termination pass (`src/termination.rs`) peels the graph of the kept transitions.
 
 use crate::expand::{compact, emit_kept, record_key, record_link, Counts, Engine, Found, Pass1, Record, MAX_NUMBER};
 use crate::props::{decision_name, phase_name, Props, KIND_NAMES};
@@ -76,6 +84,9 @@ pub struct Options {
     /// an eighth of `max_memory`, else 1 GiB); beyond them pass 2 rebuilds each new state from
     /// its parent. `Some(0)` always rebuilds.
     pub successor_budget: Option<u64>,
+    /// Run the termination pass (R25) even when the graph is layered, where the layers alone
+    /// prove termination and give the longest game (tests compare the two).
+    pub peel: bool,
     /// Bytes of the run's data (frontier layer, parent records, keys, transitions) kept in
     /// memory when no `checkpoint` is given (default: an eighth of `max_memory`, else 256
     /// MiB); past them the data goes to files in the run's directory. `Some(0)`: files always.
@@ -99,6 +110,7 @@ impl Default for Options {
             symmetry: false,
             successor_budget: None,
             store_budget: None,
+            peel: false,
         }
     }
 }
@@ -183,6 +195,9 @@ pub struct CheckResult {
     pub unreduced: Option<Unreduced>,
     /// Whether the ranked engine ran ([`crate::ranked`]): exact storage, no fingerprints.
     pub ranked: bool,
+    /// Whether termination (R25) and the longest game followed from the layers alone: every
+    /// transition led one layer deeper (the breadth-first engine, a search run to its end).
+    pub layered: bool,
 }
 
 impl CheckResult {
@@ -261,6 +276,9 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let mut states: u64;
     let mut layer_sizes: Vec<u64>;
     let mut elapsed_before = 0.0f64;
+    // Transitions (distinct successors of a layer) back to a state of the same layer or an
+    // earlier one; none: the graph is layered (u64::MAX: unknown, a checkpoint of an older run).
+    let mut back_edges: u64 = 0;
     let mut store;
     let mut frontier: Layer;
     let store_budget = opts.store_budget.unwrap_or_else(|| opts.max_memory.map_or(256 << 20, |m| m / 8));
@@ -279,6 +297,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let edges_src = head[2];
         let edges_dst = head[3];
         elapsed_before = f64::from_bits(head[4]);
+        back_edges = head.get(5).copied().unwrap_or(u64::MAX);
         counts = Counts::from_vec(&nums(lines.next()));
         layer_sizes = nums(lines.next());
         for l in lines {
@@ -346,13 +365,16 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let mut peak = peak_rss_bytes();
     let mut max_depth = depth;
     // Seconds spent in pass 1, duplicate detection, the visited set's merge, pass 2, the
-    // checkpoints and the termination pass (shown with --progress).
-    let mut clock = [0f64; 6];
+    // checkpoints, the termination pass and the gathering of pass 1's results (shown with
+    // --progress).
+    let mut clock = [0f64; 7];
     let mut lap = Instant::now();
-    let mut tick = |slot: usize, clock: &mut [f64; 6]| {
+    let mut tick = |slot: usize, clock: &mut [f64; 7]| {
         clock[slot] += lap.elapsed().as_secs_f64();
         lap = Instant::now();
     };
+    // The successor records of the layer being searched.
+    let mut candidates: Vec<Record> = Vec::new();
     loop {
         let size = frontier.words() / w as u64;
         if size == 0 {
@@ -365,12 +387,16 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let layer_start = states - size;
         let layer_clock = Instant::now();
         // Pass 1: check and expand; collect the candidates of the next layer.
-        let mut candidates: Vec<Record> = Vec::new();
+        candidates.clear();
         // The layer's packed successors in transition order and where each state's begin, kept
         // while they fit in a budget (an eighth of --max-memory, else 1 GiB).
         let budget = opts.successor_budget.unwrap_or_else(|| opts.max_memory.map_or(1 << 30, |m| m / 8)) / 8;
         let mut keep = w as u64 * size * 2 <= budget;
-        let mut succ: Vec<u64> = Vec::new();
+        // The workers' vectors of successors, as they are; `succ_first[p]`: the first transition
+        // of part `p` (and the layer's transitions so far, last).
+        let mut succ: Vec<Vec<u64>> = Vec::new();
+        let mut succ_first: Vec<usize> = vec![0];
+        let mut succ_words = 0u64;
         let mut first_edge: Vec<u64> = vec![0];
         let mut dedup_at = 1usize << 22;
         let mut compacted = 0usize;
@@ -386,35 +412,40 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 .map(|(k, part)| engine.pass1(part, first + (k * CHUNK) as u64, &store, keep))
                 .collect();
             tick(0, &mut clock);
-            for r in results {
-                if keep && r.dense && (succ.len() + r.succ.len()) as u64 <= budget {
-                    succ.extend_from_slice(&r.succ);
+            candidates.reserve(results.iter().map(|r| r.candidates.len()).sum());
+            for mut r in results {
+                if keep && r.dense && succ_words + r.succ.len() as u64 <= budget {
+                    succ_words += r.succ.len() as u64;
                     let mut at = *first_edge.last().unwrap();
                     for &d in &r.src {
                         at += d as u64;
                         first_edge.push(at);
                     }
+                    succ_first.push(at as usize);
+                    succ.push(std::mem::take(&mut r.succ));
                 } else if keep {
                     keep = false;
                     succ = Vec::new();
+                    succ_first = Vec::new();
                     first_edge = Vec::new();
                 }
                 counts.add(&r.counts);
                 candidates.extend_from_slice(&r.candidates);
-                store.out.write_all(&r.src).map_err(|e| e.to_string())?;
-                store.dst.write_all(&r.dst).map_err(|e| e.to_string())?;
+                store.out.push(r.src).map_err(|e| e.to_string())?;
+                store.dst.push(r.dst).map_err(|e| e.to_string())?;
                 for f in r.found {
                     if found.len() < opts.max_violations {
                         found.push(f);
                     }
                 }
             }
+            tick(6, &mut clock);
             // Compact when the records doubled since the last time, or earlier when the memory
             // limit comes near (they have grown by a tenth at least).
             let near_limit = opts.max_memory.is_some_and(|limit| rss_bytes() as f64 > 0.75 * limit as f64);
             if candidates.len() > dedup_at || (near_limit && candidates.len() * 10 > compacted * 11) {
                 tick(0, &mut clock);
-                compact(&mut candidates, &visited);
+                back_edges += compact(&mut candidates, &visited) as u64;
                 compacted = candidates.len();
                 dedup_at = (candidates.len() * 2).max(1 << 22);
             }
@@ -431,7 +462,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         if stopped_by.is_some() {
             break;
         }
-        compact(&mut candidates, &visited);
+        back_edges += compact(&mut candidates, &visited) as u64;
         let new_count = candidates.len() as u64;
         tick(1, &mut clock);
         layer_sizes.push(size);
@@ -447,15 +478,14 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             // Pass 2: pack the next layer from the parents, in order.
             if keep {
                 // The successors were kept: copy the new ones, in transition order.
-                let (packed, parent_bytes, keys) = emit_kept(&candidates, &first_edge, &succ, w, layer_start)?;
-                next.write(&packed);
-                store.keys.write_all(&keys).map_err(|e| e.to_string())?;
-                store.push_parents(&parent_bytes).map_err(|e| e.to_string())?;
-                drop((succ, first_edge));
+                let (packed, parents, keys) = emit_kept(&candidates, &first_edge, &succ, &succ_first, w, layer_start)?;
+                drop((succ, succ_first, first_edge));
+                next.write_vec(packed);
+                store.keys.push(keys).map_err(|e| e.to_string())?;
+                store.push_parent_words(&parents).map_err(|e| e.to_string())?;
             }
             let mut reader = frontier.reader().map_err(|e| e.to_string())?;
             let mut done = 0u64;
-            let mut parent_bytes: Vec<u8> = Vec::new();
             let mut emitted = if keep { new_count } else { 0 };
             let mut at = 0usize;
             while done < size && !keep {
@@ -477,14 +507,10 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                     .collect();
                 for (packed, parents, keys) in results {
                     next.write(&packed);
-                    for p in &parents {
-                        parent_bytes.extend_from_slice(&p.to_le_bytes());
-                    }
-                    store.keys.write_all(&keys).map_err(|e| e.to_string())?;
+                    store.push_parent_words(&parents).map_err(|e| e.to_string())?;
+                    store.keys.push(keys).map_err(|e| e.to_string())?;
                     emitted += parents.len() as u64;
                 }
-                store.push_parents(&parent_bytes).map_err(|e| e.to_string())?;
-                parent_bytes.clear();
                 at = end;
                 done += count as u64;
                 peak = peak.max(rss_bytes());
@@ -492,7 +518,11 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             if emitted != new_count {
                 return Err(format!("internal error: {emitted} states emitted for {new_count} new fingerprints"));
             }
-            drop(candidates);
+            if opts.max_memory.is_some() {
+                // Under a memory limit the records' memory is given back; otherwise the next
+                // layer reuses it (no page faults).
+                candidates = Vec::new();
+            }
             tick(3, &mut clock);
         }
         let mut next = next.finish().map_err(|e| e.to_string())?;
@@ -507,20 +537,24 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             // Past the budget: the data so far goes to files, and the run goes on with them.
             store.spill(&mut next, depth).map_err(|e| e.to_string())?;
         }
-        let edges_src = store.out.written().map_err(|e| e.to_string())?;
-        let edges_dst = store.dst.written().map_err(|e| e.to_string())?;
         let seconds = elapsed_before + start.elapsed().as_secs_f64();
-        let mut meta = format!("{identity}\n{depth} {states} {edges_src} {edges_dst} {}\n", seconds.to_bits());
-        meta += &counts.to_vec().iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
-        meta += "\n";
-        meta += &layer_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
-        meta += "\n";
-        for (rule, msg, n, r) in &found {
-            meta += &format!("{rule}\t{n}\t{r}\t{}\n", msg.replace('\n', " "));
+        if !store.owned {
+            // (A temporary directory is removed at the end: nothing can resume from it.)
+            let edges_src = store.out.written().map_err(|e| e.to_string())?;
+            let edges_dst = store.dst.written().map_err(|e| e.to_string())?;
+            let mut meta =
+                format!("{identity}\n{depth} {states} {edges_src} {edges_dst} {} {back_edges}\n", seconds.to_bits());
+            meta += &counts.to_vec().iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+            meta += "\n";
+            meta += &layer_sizes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+            meta += "\n";
+            for (rule, msg, n, r) in &found {
+                meta += &format!("{rule}\t{n}\t{r}\t{}\n", msg.replace('\n', " "));
+            }
+            let tmp = dir.join("meta.txt.new");
+            fs::write(&tmp, meta).map_err(|e| e.to_string())?;
+            fs::rename(&tmp, &meta_path).map_err(|e| e.to_string())?;
         }
-        let tmp = dir.join("meta.txt.new");
-        fs::write(&tmp, meta).map_err(|e| e.to_string())?;
-        fs::rename(&tmp, &meta_path).map_err(|e| e.to_string())?;
         std::mem::replace(&mut frontier, next).remove();
         tick(4, &mut clock);
         if opts.progress {
@@ -567,7 +601,13 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     }
     let table_bytes = visited.bytes();
     let mut longest = None;
-    if !truncated {
+    // Layered: no transition went back to a state of its own layer or an earlier one, so each
+    // leads exactly one layer deeper. No cycle then (R25), and a game of n moves ends in layer
+    // n: the longest game is the depth of the last layer, and the termination pass is not needed.
+    let layered = !truncated && back_edges == 0 && !opts.peel;
+    if layered {
+        longest = Some(max_depth);
+    } else if !truncated {
         store.out.flush().map_err(|e| e.to_string())?;
         store.dst.flush().map_err(|e| e.to_string())?;
         match termination(&store, visited, states, counts.transitions, opts.max_memory, &mut peak)? {
@@ -583,8 +623,8 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     }
     if opts.progress {
         eprintln!(
-            "seconds: pass 1 {:.2}, duplicates {:.2}, visited set {:.2}, pass 2 {:.2}, checkpoints {:.2}, termination {:.2}",
-            clock[0], clock[1], clock[2], clock[3], clock[4], clock[5]
+            "seconds: pass 1 {:.2}, its results gathered {:.2}, duplicates {:.2}, visited set {:.2}, pass 2 {:.2}, checkpoints {:.2}, termination {:.2}",
+            clock[0], clock[6], clock[1], clock[2], clock[3], clock[4], clock[5]
         );
     }
     let truncated = stopped_by.is_some();
@@ -618,6 +658,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         packed_words: w,
         symmetry: opts.symmetry,
         ranked: false,
+        layered,
         unreduced: opts.symmetry.then(|| {
             let u = &counts.unreduced;
             let terminal_by_reason = [(1usize, "FINAL_TURN"), (2, "STALL")]

@@ -561,5 +561,6 @@ pub fn summarize(s: Summary) -> CheckResult {
         symmetry: false,
         unreduced: None,
         ranked: false,
+        layered: false,
     }
 }

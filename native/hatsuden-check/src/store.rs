@@ -16,8 +16,13 @@ pub(crate) const NO_PARENT: u64 = u64::MAX;
 /// Append-only bytes of a run (out-degrees, successor keys, state keys): a file, or memory.
 pub(crate) enum Sink {
     File(BufWriter<File>),
-    Memory(Vec<u8>),
+    /// The bytes in order, in the parts they came in: the workers' buffers are kept as they
+    /// are ([`Sink::push`]), not copied into one vector.
+    Memory(Vec<Vec<u8>>),
 }
+
+/// Bytes of a new part of a [`Sink::Memory`] that small writes fill.
+const PART_BYTES: usize = 1 << 16;
 
 impl Sink {
     pub(crate) fn file(f: File) -> Sink {
@@ -31,7 +36,20 @@ impl Sink {
                 f.flush()?;
                 Ok(f.get_ref().metadata()?.len())
             }
-            Sink::Memory(v) => Ok(v.len() as u64),
+            Sink::Memory(parts) => Ok(parts.iter().map(|p| p.len() as u64).sum()),
+        }
+    }
+
+    /// Append `bytes`, taking the vector itself when the bytes stay in memory.
+    pub(crate) fn push(&mut self, bytes: Vec<u8>) -> io::Result<()> {
+        match self {
+            Sink::File(f) => f.write_all(&bytes),
+            Sink::Memory(parts) => {
+                if !bytes.is_empty() {
+                    parts.push(bytes);
+                }
+                Ok(())
+            }
         }
     }
 
@@ -39,15 +57,17 @@ impl Sink {
     fn memory(&self) -> u64 {
         match self {
             Sink::File(_) => 0,
-            Sink::Memory(v) => v.capacity() as u64,
+            Sink::Memory(parts) => parts.iter().map(|p| p.capacity() as u64).sum(),
         }
     }
 
     /// Move the bytes held in memory to a new file at `path`; later writes go there.
     fn spill(&mut self, path: &Path) -> io::Result<()> {
-        if let Sink::Memory(v) = self {
+        if let Sink::Memory(parts) = self {
             let mut f = BufWriter::with_capacity(1 << 20, File::create(path)?);
-            f.write_all(v)?;
+            for p in parts.iter() {
+                f.write_all(p)?;
+            }
             *self = Sink::File(f);
         }
         Ok(())
@@ -57,26 +77,51 @@ impl Sink {
     pub(crate) fn reader(&self, path: &Path) -> io::Result<Box<dyn Read + '_>> {
         Ok(match self {
             Sink::File(_) => Box::new(BufReader::with_capacity(1 << 22, File::open(path)?)),
-            Sink::Memory(v) => Box::new(&v[..]),
+            Sink::Memory(parts) => Box::new(PartsReader { parts, at: 0 }),
         })
+    }
+}
+
+/// Reads the parts of a [`Sink::Memory`] as one stream.
+struct PartsReader<'a> {
+    parts: &'a [Vec<u8>],
+    /// Bytes of the first part already read.
+    at: usize,
+}
+
+impl Read for PartsReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while let Some(first) = self.parts.first() {
+            if self.at < first.len() {
+                let n = buf.len().min(first.len() - self.at);
+                buf[..n].copy_from_slice(&first[self.at..self.at + n]);
+                self.at += n;
+                return Ok(n);
+            }
+            self.parts = &self.parts[1..];
+            self.at = 0;
+        }
+        Ok(0)
     }
 }
 
 impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Sink::File(f) => f.write(buf),
-            Sink::Memory(v) => {
-                v.extend_from_slice(buf);
-                Ok(buf.len())
-            }
-        }
+        self.write_all(buf)?;
+        Ok(buf.len())
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Sink::File(f) => f.write_all(buf),
-            Sink::Memory(v) => {
-                v.extend_from_slice(buf);
+            Sink::Memory(parts) => {
+                match parts.last_mut() {
+                    Some(last) if last.capacity() - last.len() >= buf.len() => last.extend_from_slice(buf),
+                    _ => {
+                        let mut part = Vec::with_capacity(buf.len().max(PART_BYTES));
+                        part.extend_from_slice(buf);
+                        parts.push(part);
+                    }
+                }
                 Ok(())
             }
         }
@@ -175,6 +220,13 @@ impl LayerWriter {
         match self {
             LayerWriter::File(f, _) => write_words(f, words),
             LayerWriter::Memory(v) => v.extend_from_slice(words),
+        }
+    }
+    /// Like [`LayerWriter::write`], taking the vector itself when the layer is empty so far.
+    pub(crate) fn write_vec(&mut self, words: Vec<u64>) {
+        match self {
+            LayerWriter::Memory(v) if v.is_empty() => *v = words,
+            _ => self.write(&words),
         }
     }
     pub(crate) fn finish(self) -> io::Result<Layer> {
@@ -276,6 +328,22 @@ impl Store {
             }
         }
         self.parents_len += (bytes.len() / 8) as u64;
+        Ok(())
+    }
+
+    /// Append parent records (`number | rank << 56`).
+    pub(crate) fn push_parent_words(&mut self, words: &[u64]) -> io::Result<()> {
+        match &mut self.parents {
+            Parents::File(f) => {
+                let mut bytes = Vec::with_capacity(words.len() * 8);
+                for x in words {
+                    bytes.extend_from_slice(&x.to_le_bytes());
+                }
+                f.write_all_at(&bytes, self.parents_len * 8)?;
+            }
+            Parents::Memory(v) => v.extend_from_slice(words),
+        }
+        self.parents_len += words.len() as u64;
         Ok(())
     }
 

@@ -87,3 +87,55 @@ fn the_value_of_small_is_the_golden_value() {
     assert_eq!(value.to_string(), expected);
     assert_eq!(positions, 21_801); // the positions of small (VERIFICATION.md)
 }
+
+/// `choice` by position is layered: every transition leads one layer deeper (none returns to
+/// a state of its own layer or an earlier one), so no cycle exists (R25) and the longest game is
+/// the last layer's depth, without the termination pass; forcing the pass (`peel`) gives the
+/// same longest game. A checkpointed run resumed to the end knows it too, and a checkpoint of an
+/// older run, which did not count the transitions back, runs the pass instead.
+#[test]
+fn choice_is_layered_and_its_layers_give_the_termination_pass_result_in_release() {
+    if cfg!(debug_assertions) {
+        return; // a second in release, minutes in debug
+    }
+    let rules = config("choice").unwrap();
+    let base = Options { positions: true, workers: 2, ..Options::default() };
+    let layered = check(&rules, &base).unwrap();
+    let peeled = check(&rules, &Options { peel: true, ..base.clone() }).unwrap();
+    assert_eq!((layered.result.as_str(), layered.layered), ("OK", true));
+    assert_eq!((peeled.result.as_str(), peeled.layered), ("OK", false));
+    assert_eq!(layered.longest_game, peeled.longest_game);
+    assert_eq!(layered.longest_game, Some(layered.max_depth));
+    assert_eq!((layered.states, layered.transitions), (peeled.states, peeled.transitions));
+
+    let dir = std::env::temp_dir().join(format!("hatsuden-check-layered-{}", std::process::id()));
+    for old in [false, true] {
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = Options { checkpoint: Some(dir.clone()), max_states: Some(200_000), ..base.clone() };
+        let cut = check(&rules, &opts).unwrap();
+        assert_eq!((cut.result.as_str(), cut.layered, cut.longest_game), ("TRUNCATED", false, None));
+        if old {
+            // The second line of meta.txt without its sixth number: the format before it.
+            let meta = dir.join("meta.txt");
+            let text = std::fs::read_to_string(&meta).unwrap();
+            let mut lines: Vec<String> = text.lines().map(String::from).collect();
+            let head: Vec<&str> = lines[1].split_whitespace().collect();
+            assert_eq!(head.len(), 6, "{}", lines[1]);
+            lines[1] = head[..5].join(" ");
+            std::fs::write(&meta, lines.join("\n") + "\n").unwrap();
+        }
+        let done = check(&rules, &Options { resume: true, max_states: None, ..opts }).unwrap();
+        assert_eq!((done.result.as_str(), done.layered), ("OK", !old), "old checkpoint {old}");
+        assert_eq!((done.states, done.longest_game), (layered.states, layered.longest_game), "old checkpoint {old}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `small` is not layered (some transitions return to an earlier layer): its longest game (24)
+/// is longer than its depth (22), and only the termination pass (R25) finds it.
+#[test]
+fn small_is_not_layered_and_the_termination_pass_finds_its_longest_game() {
+    let r = check(&config("small").unwrap(), &Options::default()).unwrap();
+    assert!(!r.layered);
+    assert!(r.longest_game.unwrap() > r.max_depth, "{:?} {}", r.longest_game, r.max_depth);
+}

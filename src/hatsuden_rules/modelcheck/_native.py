@@ -42,6 +42,7 @@ NATIVE_EXTRAS = (
     "symmetry",
     "orbits",
     "unreduced",
+    "layered",
     "native_engine",
 )
 
