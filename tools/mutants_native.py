@@ -31,7 +31,11 @@ only its mutants without an outcome (and those pending) are tested; ``--retest-m
 the missed and pending ones again from stage 1 (after a new test). A mutant is known by its
 name (file, line, column and mutation): outcomes of mutants whose name no longer exists are
 dropped, and a mutant already judged in another shard (the round-robin shards move when a commit
-adds or removes mutants) keeps that outcome instead of being tested again.
+adds or removes mutants) keeps that outcome instead of being tested again. A ``results.tsv``
+names the git blob of each source file its outcomes were judged on (``# blob`` lines), and the
+outcomes of a file changed since are dropped too (in it, a name may now be another mutant); the
+output of a stopped run, merged by the next, counts as judged on the sources of that next run,
+so continue a stopped shard before changing the crate.
 
 The outcomes can travel with the repository: ``save`` writes every judged outcome to
 ``native/mutants-outcomes.tsv`` with the git blob of each mutated source file
@@ -99,21 +103,43 @@ def shard_dir(shard: str) -> Path:
     return BUILD / f"shard-{k}-of-{n}"
 
 
-def load(path: Path) -> dict[str, str]:
-    """A shard's ``results.tsv``: mutant name -> outcome."""
+def load(path: Path, blobs: dict[str, str] | None = None) -> dict[str, str]:
+    """A shard's ``results.tsv``: mutant name -> outcome.
+
+    With `blobs` (the source files' blobs now), only the outcomes of files that are still the
+    blob the file's ``# blob`` lines name (`save`): in a file changed since, a name may now be
+    another mutant. A file written before results carried blobs has none, and is taken whole.
+    """
     results: dict[str, str] = {}
+    judged_on: dict[str, str] = {}
     if path.is_file():
         for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("# blob "):
+                _, _, blob, file = line.split(" ", 3)
+                judged_on[file] = blob
+                continue
             outcome, _, name = line.partition("\t")
             if outcome in OUTCOMES and name:
                 results[name] = outcome
+    if blobs is not None and judged_on:
+        results = {
+            m: o
+            for m, o in results.items()
+            if judged_on.get(m.split(":", 1)[0], "?") == blobs.get(m.split(":", 1)[0])
+        }
     return results
 
 
-def save(path: Path, results: dict[str, str]) -> None:
-    """Write ``results.tsv`` (sorted by name), atomically."""
+def save(path: Path, results: dict[str, str], blobs: dict[str, str] | None = None) -> None:
+    """Write ``results.tsv`` (sorted by name), atomically.
+
+    With `blobs`, first a ``# blob`` line for each source file: the blobs the outcomes were
+    judged on, read back by `load`.
+    """
     tmp = path.with_suffix(".tmp")
-    tmp.write_text("".join(f"{o}\t{m}\n" for m, o in sorted(results.items())), encoding="utf-8")
+    header = "".join(f"# blob {blob} {file}\n" for file, blob in sorted((blobs or {}).items()))
+    lines = "".join(f"{o}\t{m}\n" for m, o in sorted(results.items()))
+    tmp.write_text(header + lines, encoding="utf-8")
     tmp.replace(path)
 
 
@@ -285,7 +311,9 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     directory = shard_dir(shard)
     directory.mkdir(parents=True, exist_ok=True)
     results_path = directory / "results.tsv"
-    results = load(results_path)
+    # The outcomes of this shard and of the others, for the source files as they are now.
+    blobs = source_blobs()
+    results = load(results_path, blobs)
     # Outputs of a run that was stopped before merging them.
     for number, name in STAGE_DIRS.items():
         merge(directory / name, number, results)
@@ -293,10 +321,10 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     mine = listed(native, f"--shard={shard}")
     known = set(everything)
     results = {m: o for m, o in results.items() if m in known}
-    adopted = adopt(mine, results, {**saved(), **elsewhere(directory)})
+    adopted = adopt(mine, results, {**saved(), **elsewhere(directory, blobs)})
     if adopted:
         print(f"shard {shard}: {adopted} mutants already judged in another shard")
-    save(results_path, results)
+    save(results_path, results, blobs)
     if retest_missed:
         for m in mine:
             if results.get(m) in ("missed", "pending"):
@@ -337,7 +365,7 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
                     print(f"shard {shard}: the unmutated tree fails its tests; nothing judged")
                     break
             n = merge(out, number, results)
-            save(results_path, results)
+            save(results_path, results, blobs)
             with log.open("a", encoding="utf-8") as f:
                 f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')}\t{name}\t{n}\t{seconds:.0f}\n")
         if passed and head:
@@ -345,7 +373,7 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     finally:
         for number, name in STAGE_DIRS.items():
             merge(directory / name, number, results)
-        save(results_path, results)
+        save(results_path, results, blobs)
         (directory / "mutants.txt").write_text(
             "".join(f"{m}\n" for m in everything), encoding="utf-8"
         )
@@ -418,12 +446,12 @@ def save_outcomes(
     return len(judged)
 
 
-def elsewhere(directory: Path) -> dict[str, str]:
-    """The outcomes in every other shard's ``results.tsv`` (of any ``n``)."""
+def elsewhere(directory: Path, blobs: dict[str, str] | None = None) -> dict[str, str]:
+    """The outcomes in every other shard's ``results.tsv`` (of any ``n``), for `blobs` (`load`)."""
     outcomes: dict[str, str] = {}
     for other in sorted(BUILD.glob("shard-*-of-*")):
         if other != directory:
-            outcomes.update(load(other / "results.tsv"))
+            outcomes.update(load(other / "results.tsv", blobs))
     return outcomes
 
 
@@ -462,8 +490,9 @@ def gathered() -> tuple[dict[str, str], int, dict[str, int], dict[str, float]]:
     seconds = dict.fromkeys(STAGE_DIRS.values(), 0.0)
     tested = dict.fromkeys(STAGE_DIRS.values(), 0)
     shards = sorted(BUILD.glob("shard-*-of-*"))
+    blobs = source_blobs()
     for directory in shards:
-        results = load(directory / "results.tsv")
+        results = load(directory / "results.tsv", blobs)
         # A run still going (or stopped) has outcomes not yet merged: count them too.
         for number, name in STAGE_DIRS.items():
             results.update(read_output(directory / name, number))

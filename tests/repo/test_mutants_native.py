@@ -105,6 +105,21 @@ def test_saved_outcomes_count_only_for_the_files_they_were_judged_on(tmp_path: P
     assert mn.saved(tmp_path / "absent.tsv", blobs=blobs) == {}
 
 
+def test_shard_results_count_only_for_the_files_they_were_judged_on(tmp_path: Path) -> None:
+    """A shard's results carry the blobs they were judged on, like the committed outcomes."""
+    path = tmp_path / "results.tsv"
+    results = {"hatsuden/src/a.rs:1:1: x": "caught", "hatsuden/src/b.rs:2:2: y": "missed"}
+    blobs = {"hatsuden/src/a.rs": "aaa1", "hatsuden/src/b.rs": "bbb1"}
+    mn.save(path, results, blobs)
+    assert mn.load(path) == results
+    assert mn.load(path, blobs) == results
+    changed = {**blobs, "hatsuden/src/b.rs": "bbb2"}
+    assert mn.load(path, changed) == {"hatsuden/src/a.rs:1:1: x": "caught"}
+    # A file written before results carried blobs is taken whole.
+    mn.save(path, results)
+    assert mn.load(path, changed) == results
+
+
 def test_the_committed_outcomes_are_well_formed() -> None:
     """native/mutants-outcomes.tsv (when committed): a header, each file's blob, the outcomes.
 
