@@ -10,6 +10,7 @@ use hatsuden::packed::Packer;
 use hatsuden::{new_game, Move, Rules, State};
 use rayon::prelude::*;
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Counts of one part of the search, summed over chunks.
 #[derive(Clone, Debug, Default)]
@@ -124,6 +125,8 @@ pub(crate) struct Pass1 {
     pub(crate) succ: Vec<u64>,
     /// Whether every legal move was applied (the successors' ranks are their indices).
     pub(crate) dense: bool,
+    /// Where each partition of `candidates` starts, and the end ([`partition_records`]).
+    pub(crate) parts: Parts,
 }
 
 pub(crate) struct Engine {
@@ -252,6 +255,7 @@ impl Engine {
             found: Vec::new(),
             succ: if keep { Vec::with_capacity(2 * n * w) } else { Vec::new() },
             dense: true,
+            parts: [0; PARTS + 1],
         };
         let mut moves = Vec::with_capacity(64);
         let mut problems: Vec<Problem> = Vec::new();
@@ -331,6 +335,7 @@ impl Engine {
         }
         // The successor keys stay in memory as they are (`Sink::push`): no room to spare.
         r.dst.shrink_to_fit();
+        r.parts = partition_records(&mut r.candidates);
         r
     }
 
@@ -396,14 +401,23 @@ pub(crate) fn emit_kept(
     if succ_first.len() != succ.len() + 1 || succ_first.last() != Some(&total) {
         return Err("internal error: the kept successors are not the layer's transitions".into());
     }
-    let mut marks = vec![0u64; total.div_ceil(64)];
-    let mut sum = 0u128;
-    for r in records {
-        let link = record_link(r);
-        let t = (first_edge[((link >> 8) - layer_start) as usize] + (link & 255)) as usize;
-        marks[t / 64] |= 1 << (t % 64);
-        sum = sum.wrapping_add(record_key(r));
-    }
+    // The records' transitions marked in parallel (an atomic OR a record), with the sum of
+    // their keys, checked against the sum of the keys found.
+    let atomic: Vec<AtomicU64> = (0..total.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+    let mut sum = records
+        .par_chunks(1 << 14)
+        .map(|part| {
+            let mut sum = 0u128;
+            for r in part {
+                let link = record_link(r);
+                let t = (first_edge[((link >> 8) - layer_start) as usize] + (link & 255)) as usize;
+                atomic[t / 64].fetch_or(1 << (t % 64), Ordering::Relaxed);
+                sum = sum.wrapping_add(record_key(r));
+            }
+            sum
+        })
+        .reduce(|| 0, u128::wrapping_add);
+    let marks: Vec<u64> = atomic.into_iter().map(AtomicU64::into_inner).collect();
     // Blocks of 2^16 transitions in parallel (each finds its first state and part by a binary
     // search), each writing its states straight into its own part of the outputs (the parts
     // follow from the blocks' counts of marked transitions).
@@ -486,29 +500,8 @@ pub(crate) fn emit_kept(
 /// records are moved together.
 pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) -> usize {
     let groups = bucket_records(records);
-    let kept: Vec<(usize, usize)> = split_groups(records, &groups)
-        .into_par_iter()
-        .map(|part| {
-            part.sort_unstable();
-            let (mut j, mut dropped) = (0, 0);
-            let mut prev = None;
-            for i in 0..part.len() {
-                let r = part[i];
-                let key = record_key(&r);
-                if prev == Some(key) {
-                    continue;
-                }
-                prev = Some(key);
-                if visited.contains(key) {
-                    dropped += 1;
-                    continue;
-                }
-                part[j] = r;
-                j += 1;
-            }
-            (j, dropped)
-        })
-        .collect();
+    let kept: Vec<(usize, usize)> =
+        split_groups(records, &groups).into_par_iter().map(|part| sort_and_filter(part, visited)).collect();
     let mut at = 0;
     let mut dropped = 0;
     for (k, &(n, d)) in kept.iter().enumerate() {
@@ -519,6 +512,91 @@ pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) -> usize {
     }
     records.truncate(at);
     dropped
+}
+
+/// Sort `part`, keep the first record of each key that is not visited at its front; returns how
+/// many it kept and how many keys it dropped as visited.
+fn sort_and_filter(part: &mut [Record], visited: &Visited) -> (usize, usize) {
+    part.sort_unstable();
+    let (mut j, mut dropped) = (0, 0);
+    let mut prev = None;
+    for i in 0..part.len() {
+        let r = part[i];
+        let key = record_key(&r);
+        if prev == Some(key) {
+            continue;
+        }
+        prev = Some(key);
+        if visited.contains(key) {
+            dropped += 1;
+            continue;
+        }
+        part[j] = r;
+        j += 1;
+    }
+    (j, dropped)
+}
+
+/// Top bits of a record's fingerprint that choose its partition ([`partition_records`]).
+const PART_BITS: u32 = 6;
+/// Partitions of a chunk's records.
+pub(crate) const PARTS: usize = 1 << PART_BITS;
+/// Where each partition of a chunk's records starts, and the end.
+pub(crate) type Parts = [u32; PARTS + 1];
+
+/// Order a chunk's records by partition, the top bits of their fingerprints (a stable counting
+/// sort, done by the worker that made them): [`compact_parts`] then gathers each partition
+/// from every chunk without a serial pass over all the records.
+pub(crate) fn partition_records(records: &mut Vec<Record>) -> Parts {
+    let part = |r: &Record| (r[0] >> (64 - PART_BITS)) as usize;
+    let mut ends = [0u32; PARTS + 1];
+    for r in records.iter() {
+        ends[part(r) + 1] += 1;
+    }
+    for p in 0..PARTS {
+        ends[p + 1] += ends[p];
+    }
+    let mut next = ends;
+    let mut out = vec![[0u64; 2]; records.len()];
+    for r in records.iter() {
+        let p = part(r);
+        out[next[p] as usize] = *r;
+        next[p] += 1;
+    }
+    *records = out;
+    ends
+}
+
+/// [`compact`] for the records of several chunks, each ordered by partition
+/// ([`partition_records`]): the partitions in parallel, each gathered from every chunk, sorted,
+/// deduplicated and filtered (a key's records are all in one partition); then the kept records
+/// are copied into `out` in partition order, which is key order. Returns how many were dropped as
+/// visited.
+pub(crate) fn compact_parts(chunks: &[(Vec<Record>, Parts)], visited: &Visited, out: &mut Vec<Record>) -> usize {
+    let kept: Vec<(Vec<Record>, usize)> = (0..PARTS)
+        .into_par_iter()
+        .map(|p| {
+            let n = chunks.iter().map(|(_, e)| (e[p + 1] - e[p]) as usize).sum();
+            let mut v = Vec::with_capacity(n);
+            for (records, e) in chunks {
+                v.extend_from_slice(&records[e[p] as usize..e[p + 1] as usize]);
+            }
+            let (n, dropped) = sort_and_filter(&mut v, visited);
+            v.truncate(n);
+            (v, dropped)
+        })
+        .collect();
+    out.clear();
+    out.resize(kept.iter().map(|(v, _)| v.len()).sum(), [0; 2]);
+    let mut slices = Vec::with_capacity(PARTS);
+    let mut rest = &mut out[..];
+    for (v, _) in &kept {
+        let (slice, tail) = std::mem::take(&mut rest).split_at_mut(v.len());
+        slices.push(slice);
+        rest = tail;
+    }
+    slices.into_par_iter().zip(kept.par_iter()).for_each(|(slice, (v, _))| slice.copy_from_slice(v));
+    kept.iter().map(|(_, d)| d).sum()
 }
 
 /// `records` cut at the ends of `groups`.
@@ -643,9 +721,24 @@ mod tests {
             want.dedup_by(|a, b| record_key(a) == record_key(b));
             let distinct = want.len();
             want.retain(|r| seen.binary_search(&record_key(r)).is_err());
+            // The same records in chunks of random sizes, each ordered by partition.
+            let mut chunks = Vec::new();
+            let mut at = 0;
+            while at < n {
+                let end = (at + 1 + (g.next() % 5000) as usize).min(n);
+                let mut part = v[at..end].to_vec();
+                let ends = partition_records(&mut part);
+                assert!(part.windows(2).all(|p| p[0][0] >> 58 <= p[1][0] >> 58), "{n} records");
+                chunks.push((part, ends));
+                at = end;
+            }
+            let mut out = vec![[1, 1]];
+            let dropped_parts = compact_parts(&chunks, &visited, &mut out);
             let dropped = compact(&mut v, &visited);
             assert_eq!(v, want, "{n} records");
             assert_eq!(dropped, distinct - want.len(), "{n} records");
+            assert_eq!(out, want, "{n} records in chunks");
+            assert_eq!(dropped_parts, dropped, "{n} records in chunks");
         }
     }
 }

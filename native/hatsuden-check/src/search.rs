@@ -9,7 +9,8 @@
 //!    fingerprints) are kept for the termination pass. Violations are kept as (rule, message,
 //!    state number, move rank).
 //! 2. *Emit*: the records are sorted, deduplicated and the visited ones dropped (Korf's delayed
-//!    duplicate detection, in memory, [`compact`]): the rest are exactly the next layer. Each
+//!    duplicate detection, in memory: [`compact_parts`] by partition, or [`compact`] as a large
+//!    layer's records grow): the rest are exactly the next layer. Each
 //!    new state is packed into the next frontier, in the order of its parent and move rank, with
 //!    its parent record (the shortest path to it): copied from the successors pass 1 kept, or,
 //!    past their budget, rebuilt from the parents.
@@ -28,7 +29,9 @@
 //! last layer's depth ([`CheckResult::layered`]; `choice` by position is such a graph). Otherwise
 //! the termination pass (`src/termination.rs`) peels the graph of the kept transitions.
 
-use crate::expand::{compact, emit_kept, record_key, record_link, Counts, Engine, Found, Pass1, Record, MAX_NUMBER};
+use crate::expand::{
+    compact, compact_parts, emit_kept, record_key, record_link, Counts, Engine, Found, Parts, Pass1, Record, MAX_NUMBER,
+};
 use crate::props::{decision_name, phase_name, Props, KIND_NAMES};
 use crate::store::{peak_rss_bytes, rss_bytes, Layer, Parents, Sink, Store, NO_PARENT};
 pub use crate::table::{fingerprint, FINGERPRINT_BITS, SHARD_BITS};
@@ -84,6 +87,10 @@ pub struct Options {
     /// an eighth of `max_memory`, else 1 GiB); beyond them pass 2 rebuilds each new state from
     /// its parent. `Some(0)` always rebuilds.
     pub successor_budget: Option<u64>,
+    /// Successor records a layer gathers before duplicate detection compacts them as they grow
+    /// (default 2^22; beyond it, or near `max_memory`, they are compacted each time they double).
+    /// Tests set a small one to run that path on small graphs.
+    pub dedup_budget: Option<u64>,
     /// Run the termination pass (R25) even when the graph is layered, where the layers alone
     /// prove termination and give the longest game (tests compare the two).
     pub peel: bool,
@@ -109,6 +116,7 @@ impl Default for Options {
             max_depth: None,
             symmetry: false,
             successor_budget: None,
+            dedup_budget: None,
             store_budget: None,
             peel: false,
         }
@@ -398,8 +406,15 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let mut succ_first: Vec<usize> = vec![0];
         let mut succ_words = 0u64;
         let mut first_edge: Vec<u64> = vec![0];
-        let mut dedup_at = 1usize << 22;
+        let dedup_min = opts.dedup_budget.map_or(1 << 22, |b| b as usize);
+        let mut dedup_at = dedup_min;
         let mut compacted = 0usize;
+        // The workers' records, each chunk's ordered by partition, while they are few
+        // (`dedup_at`) and no memory limit is near: duplicate detection then gathers each
+        // partition from them in parallel (`compact_parts`). Past that they go into
+        // `candidates`, compacted as they grow.
+        let mut pending: Vec<(Vec<Record>, Parts)> = Vec::new();
+        let mut pending_len = 0usize;
         let mut reader = frontier.reader().map_err(|e| e.to_string())?;
         let mut done = 0u64;
         while done < size {
@@ -412,7 +427,6 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                 .map(|(k, part)| engine.pass1(part, first + (k * CHUNK) as u64, &store, keep))
                 .collect();
             tick(0, &mut clock);
-            candidates.reserve(results.iter().map(|r| r.candidates.len()).sum());
             for mut r in results {
                 if keep && r.dense && succ_words + r.succ.len() as u64 <= budget {
                     succ_words += r.succ.len() as u64;
@@ -430,7 +444,16 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
                     first_edge = Vec::new();
                 }
                 counts.add(&r.counts);
-                candidates.extend_from_slice(&r.candidates);
+                if candidates.is_empty() && pending_len + r.candidates.len() <= dedup_at {
+                    pending_len += r.candidates.len();
+                    pending.push((std::mem::take(&mut r.candidates), r.parts));
+                } else {
+                    for (records, _) in pending.drain(..) {
+                        candidates.extend_from_slice(&records);
+                    }
+                    pending_len = 0;
+                    candidates.extend_from_slice(&r.candidates);
+                }
                 store.out.push(r.src).map_err(|e| e.to_string())?;
                 store.dst.push(r.dst).map_err(|e| e.to_string())?;
                 for f in r.found {
@@ -443,11 +466,17 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             // Compact when the records doubled since the last time, or earlier when the memory
             // limit comes near (they have grown by a tenth at least).
             let near_limit = opts.max_memory.is_some_and(|limit| rss_bytes() as f64 > 0.75 * limit as f64);
+            if near_limit {
+                for (records, _) in pending.drain(..) {
+                    candidates.extend_from_slice(&records);
+                }
+                pending_len = 0;
+            }
             if candidates.len() > dedup_at || (near_limit && candidates.len() * 10 > compacted * 11) {
                 tick(0, &mut clock);
                 back_edges += compact(&mut candidates, &visited) as u64;
                 compacted = candidates.len();
-                dedup_at = (candidates.len() * 2).max(1 << 22);
+                dedup_at = (candidates.len() * 2).max(dedup_min);
             }
             tick(1, &mut clock);
             done += count as u64;
@@ -462,7 +491,13 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         if stopped_by.is_some() {
             break;
         }
-        back_edges += compact(&mut candidates, &visited) as u64;
+        back_edges += if candidates.is_empty() {
+            compact_parts(&pending, &visited, &mut candidates)
+        } else {
+            debug_assert!(pending.is_empty());
+            compact(&mut candidates, &visited)
+        } as u64;
+        drop(pending);
         let new_count = candidates.len() as u64;
         tick(1, &mut clock);
         layer_sizes.push(size);

@@ -47,6 +47,15 @@ fn small_gives_the_same_result_wherever_its_data_is() {
             // 64 KiB: the data passes it after a few layers.
             let r = every_store(&rules, base.clone(), 64 << 10, &format!("small, positions {positions}"));
             assert_eq!(r.result, "OK");
+            // Duplicate detection compacting the records as they grow (a large layer's way),
+            // from the first chunk on: the same as gathering each layer's partitions at its end.
+            let compacted = every_store(
+                &rules,
+                Options { dedup_budget: Some(0), ..base.clone() },
+                64 << 10,
+                &format!("small, positions {positions}, compacted as they grow"),
+            );
+            assert_same(&compacted, &r, &format!("small, positions {positions}, compacted as they grow"));
             // Pass 2 rebuilding the new states from their parents reads the frontier again.
             every_store(
                 &rules,
