@@ -669,9 +669,21 @@ pub fn sample_state(o: &Observation, g: &mut SplitMix64) -> Result<State, Invali
     if o.played != NONE && o.played as usize >= t.ncells {
         return Err(InvalidInput::new("played_cell", "not a cell in play"));
     }
+    // The messages are the reference's (`build_state`), which `read_observation` reports at
+    // `played_cell`, as the reference does.
     let needs_plant = matches!(o.phase, Phase::Tech | Phase::Overflow) || o.pending == Pending::Tech;
-    if needs_plant && (o.played == NONE || !s.boards[o.current_player][o.played as usize].is_plant()) {
-        return Err(InvalidInput::new("played_cell", "TECH and OVERFLOW follow a plant played this turn"));
+    if needs_plant {
+        if o.played == NONE {
+            let phase = o.phase.name().to_ascii_uppercase();
+            return Err(InvalidInput::new("played_cell", format!("{phase} follows a card played this turn")));
+        }
+        let st = &s.boards[o.current_player][o.played as usize];
+        if st.is_empty() {
+            return Err(InvalidInput::new("played_cell", "the played cell is empty"));
+        }
+        if !st.is_plant() {
+            return Err(InvalidInput::new("played_cell", "the played cell holds a pylon (R17, R21)"));
+        }
     }
     s.this_turn = unseal(&o.this_turn, o.current_player)?;
     s.last_turn = unseal(&o.last_turn, 1 - o.current_player)?;
@@ -879,7 +891,7 @@ pub(crate) fn read_observation(text: &str) -> Result<Observation, ObsErr> {
             "$.opponent_known",
             "opponent_known",
             key("opponent_known"),
-            "more known cards than the hand holds",
+            "more known cards than the opponent holds",
         );
     }
     let discards_c = counts_of(t, "discards", &discards)?;
@@ -985,7 +997,7 @@ pub(crate) fn read_observation(text: &str) -> Result<Observation, ObsErr> {
                     let ci = t.cell_index(*c).unwrap_or(0) as usize;
                     let st = &boards[owner][ci];
                     if st.is_empty() || st.cards[0] != UNSEEN {
-                        return nerr(path, field, *pos, "a concealed move names a cell whose bottom card is hidden");
+                        return nerr(path, field, *pos, "the cell of a concealed move holds a hidden card (R30)");
                     }
                 }
                 _ => {}
@@ -1023,7 +1035,16 @@ pub(crate) fn read_observation(text: &str) -> Result<Observation, ObsErr> {
     // observe it again: the first field that differs is the error.
     let mut g = SplitMix64::new(0);
     let whole = |msg: String| ObsErr { e: NotationError::new("last_turn", 0, msg), path: "$".into() };
-    let sample = sample_state(&o, &mut g).map_err(|e| whole(e.message))?;
+    // A played cell that TECH, OVERFLOW or a pending tech draw cannot follow is a condition of
+    // `played_cell`, a shared field: at its key, as the reference reports it.
+    let sample = sample_state(&o, &mut g).map_err(|e| {
+        if e.field == "played_cell" {
+            let reason = format!("no game state gives this observation: {}", e.message);
+            ObsErr { e: NotationError::new("played_cell", key("played_cell"), reason), path: "$.played_cell".into() }
+        } else {
+            whole(e.message)
+        }
+    })?;
     let raw = raw_of(&sample, &o, &raw_boards, &discards, &this_pos, &last_pos, &keys);
     if let Err(problem) = crate::notation::check_state(&raw) {
         let e = problem.at(&raw);

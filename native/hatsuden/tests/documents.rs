@@ -318,20 +318,33 @@ fn r32_a_generator_state_has_no_leading_zero() {
 }
 
 /// R27, NOTATION.md ("JSON documents"): a score document has one generation per energy in play
-/// for each player, one to five: a score of no energy, or of six, is refused. Only the refusal
-/// is checked: the reference names `$.energy_winners` ("one item per energy in play"), this
-/// crate `$.players`.
+/// for each player, one to five: a score of no energy, or of six, is refused at
+/// `$.energy_winners`, which gives the number of energies, with the reference's message; a
+/// player's `generation` of another length is refused at that player's `generation`. Path and
+/// message are the reference's (`hatsuden_rules.from_json`, checked 2026-12-03).
 #[test]
 fn r27_a_score_document_has_one_to_five_energies() {
-    let score = |gens: usize, winners: &str| {
-        let g = vec!["0"; gens].join(",");
+    let score = |gens: [usize; 2], winners: &str| {
+        let g = gens.map(|n| vec!["0"; n].join(","));
         format!(
-            r#"{{"type":"score","format_version":1,"players":[{{"energy_points":0,"city_points":1,"total":1,"row_supply":[0,0],"generation":[{g}]}},{{"energy_points":0,"city_points":0,"total":0,"row_supply":[0,0],"generation":[{g}]}}],"winner":0,"decided_by":"total","energy_winners":[{winners}],"smart":null}}"#
+            r#"{{"type":"score","format_version":1,"players":[{{"energy_points":0,"city_points":1,"total":1,"row_supply":[0,0],"generation":[{}]}},{{"energy_points":0,"city_points":0,"total":0,"row_supply":[0,0],"generation":[{}]}}],"winner":0,"decided_by":"total","energy_winners":[{winners}],"smart":null}}"#,
+            g[0], g[1]
         )
     };
-    assert!(matches!(from_json(&score(1, "null"), Some("score")), Ok(Document::Score(_))));
-    assert!(matches!(from_json(&score(5, "null,null,null,null,null"), Some("score")), Ok(Document::Score(_))));
-    for (gens, winners) in [(0, ""), (6, "null,null,null,null,null,null")] {
-        assert!(matches!(from_json(&score(gens, winners), Some("score")), Err(Error::Json(_))), "{gens} energies");
+    assert!(matches!(from_json(&score([1, 1], "null"), Some("score")), Ok(Document::Score(_))));
+    assert!(matches!(from_json(&score([5, 5], "null,null,null,null,null"), Some("score")), Ok(Document::Score(_))));
+    let six = "null,null,null,null,null,null";
+    for (gens, winners, path, message) in [
+        ([0, 0], "", "$.energy_winners", "one item per energy in play (1 to 5)"),
+        ([6, 6], six, "$.energy_winners", "one item per energy in play (1 to 5)"),
+        ([0, 0], six, "$.energy_winners", "one item per energy in play (1 to 5)"),
+        ([3, 3], "null,null", "$.players[0].generation", "expected 2 items, got 3"),
+        ([2, 3], "null,null", "$.players[1].generation", "expected 2 items, got 3"),
+        ([0, 0], "null", "$.players[0].generation", "expected 1 items, got 0"),
+    ] {
+        match from_json(&score(gens, winners), Some("score")) {
+            Err(Error::Json(e)) => assert_eq!((e.path.as_str(), e.message.as_str()), (path, message), "{gens:?}"),
+            other => panic!("{gens:?} [{winners}]: expected a JSON document error, got {other:?}"),
+        }
     }
 }

@@ -308,7 +308,9 @@ fn r38_a_secret_build_dealt_then_spent_is_the_card_dealt() {
 /// What the engine relies on (NOTATION.md conditions 15 and 18, R17, R21): TECH, OVERFLOW and
 /// a pending tech draw follow a plant played this turn. An observation built by hand that
 /// breaks it (no played cell, or a played cell holding a pylon) is refused by `sample_state`
-/// at `played_cell`, never completed into a state the engine cannot play.
+/// at `played_cell`, never completed into a state the engine cannot play; read from the text,
+/// it is refused at the key of `played_cell` (a field the observation shares with the state,
+/// NOTATION.md, "Errors"), with the Python library's position and message.
 #[test]
 fn r17_r21_an_observation_in_tech_or_overflow_without_a_played_plant_is_not_sampled() {
     let text = "rules=3/4/2/3/8/DWN/city_points/retake/6 player=0 phase=draw current_player=1 hand=S2,G3,W3 \
@@ -329,7 +331,64 @@ fn r17_r21_an_observation_in_tech_or_overflow_without_a_played_plant_is_not_samp
             (bad.phase, bad.pending, bad.played) = (phase, pending, played);
             let e = sample_state(&bad, &mut SplitMix64::new(1)).unwrap_err();
             assert_eq!(e.field, "played_cell", "{phase:?} {pending:?} {played}: {e}");
+            let message = if played == hatsuden::NONE {
+                format!("{} follows a card played this turn", phase.name().to_ascii_uppercase())
+            } else {
+                "the played cell holds a pylon (R17, R21)".to_owned()
+            };
+            assert_eq!(e.message, message, "{phase:?} {pending:?} {played}");
         }
+    }
+    // Read from the text, the same observations are refused at the key of `played_cell`, as
+    // the Python library refuses them (`hatsuden_rules.parse_observation`, checked 2026-12-03:
+    // positions 291, 295 and 293, the phase words being of different lengths).
+    let python = "no game state gives this observation:";
+    let pylon_message = format!("{python} the played cell holds a pylon (R17, R21)");
+    for (phase, pending, position) in [("tech", "-", 291), ("overflow", "-", 295), ("chance", "tech", 293)] {
+        for (cell, message) in [
+            ("-", format!("{python} {} follows a card played this turn", phase.to_ascii_uppercase())),
+            ("0S", pylon_message.clone()),
+            ("1S", format!("{python} the played cell is empty")),
+        ] {
+            let bad = text
+                .replace("phase=draw", &format!("phase={phase}"))
+                .replace("played_cell=0G", &format!("played_cell={cell}"))
+                .replace("pending_chance=-", &format!("pending_chance={pending}"));
+            let e = hatsuden::parse_observation(&bad).unwrap_err();
+            assert_eq!(
+                (e.field.as_str(), e.position, e.message.as_str()),
+                ("played_cell", position, message.as_str()),
+                "phase={phase} pending_chance={pending} played_cell={cell}"
+            );
+        }
+    }
+}
+
+/// R36, R30: an observation's notation that claims more known cards of the opponent than the
+/// opponent holds, or a concealed move of the opponent on a cell whose bottom card is not
+/// hidden (face up, or empty), is refused at that field and position with the Python library's
+/// words (`hatsuden_rules.parse_observation`, checked 2026-12-03).
+#[test]
+fn r30_r36_an_over_known_hand_or_a_concealed_move_on_a_seen_cell_is_refused_as_in_python() {
+    let text = "rules=3/4/2/3/8/DWN/city_points/retake/6 player=0 phase=draw current_player=1 hand=S2,G3,W3 \
+                tech_hand=- known_to_opponent=- opponent_known=- opponent_hand_size=2 opponent_tech_hand_size=1 \
+                deck_size=13 tech_deck_size=0 discards=- boards=.,.,#W3;#G4,.,#W1/#?,G4,.;.,.,#? accumulator=- \
+                smart=- played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- \
+                end_reason=- this_turn=[C G4 0G, DT, =???] last_turn=[P W3 0W, DD, =S2]";
+    assert!(hatsuden::parse_observation(text).is_ok());
+    let concealed = |m: &str| text.replace("=???]", &format!("=???, {m}]"));
+    assert!(hatsuden::parse_observation(&concealed("P ? 0S")).is_ok(), "a concealed pylon on the hidden 0S");
+    let cases = [
+        (
+            text.replace("opponent_known=-", "opponent_known=S1,S2,S3"),
+            ("opponent_known", 124, "more known cards than the opponent holds"),
+        ),
+        (concealed("P ? 0G"), ("this_turn", 414, "the cell of a concealed move holds a hidden card (R30)")),
+        (concealed("C* ? 1S"), ("this_turn", 414, "the cell of a concealed move holds a hidden card (R30)")),
+    ];
+    for (bad, expected) in cases {
+        let e = hatsuden::parse_observation(&bad).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position, e.message.as_str()), expected, "{bad}");
     }
 }
 

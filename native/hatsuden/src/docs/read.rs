@@ -577,6 +577,12 @@ pub fn observation_from_json(doc: &Json) -> JR<Observation> {
 pub fn score_from_json(doc: &Json) -> JR<Score> {
     check_envelope(doc, "score")?;
     keys(doc, "$", &["type", "format_version", "players", "winner", "decided_by", "energy_winners", "smart"], &[])?;
+    // The number of energies in play comes from `energy_winners`, checked first, and each
+    // player's `generation` has that many items, as the reference reads a score.
+    let ew = array(get(doc, "energy_winners"), "$.energy_winners", None)?;
+    if ew.is_empty() || ew.len() > ENERGY_NAMES.len() {
+        return jerr("$.energy_winners", format!("one item per energy in play (1 to {})", ENERGY_NAMES.len()));
+    }
     let players = pair(get(doc, "players"), "$.players")?;
     let mut totals = [0i128; 2];
     let mut gens: Vec<Vec<i128>> = Vec::new();
@@ -594,7 +600,7 @@ pub fn score_from_json(doc: &Json) -> JR<Score> {
         for (i, r) in rs.iter().enumerate() {
             integer(r, &format!("{base}.row_supply[{i}]"), 0, 1_000_000_000_000)?;
         }
-        let g = array(get(x, "generation"), &format!("{base}.generation"), None)?;
+        let g = array(get(x, "generation"), &format!("{base}.generation"), Some(ew.len()))?;
         let mut gv = Vec::new();
         for (i, r) in g.iter().enumerate() {
             gv.push(integer(r, &format!("{base}.generation[{i}]"), 0, 1_000_000_000_000)?);
@@ -603,10 +609,6 @@ pub fn score_from_json(doc: &Json) -> JR<Score> {
     }
     let winner = integer(get(doc, "winner"), "$.winner", 0, 1)?;
     let decided = word(get(doc, "decided_by"), "$.decided_by", &["total", "city_points", "supply", "second_player"])?;
-    let ew = array(get(doc, "energy_winners"), "$.energy_winners", Some(gens[0].len()))?;
-    if gens[0].len() != gens[1].len() || gens[0].is_empty() || gens[0].len() > 5 {
-        return jerr("$.players", "generations per energy in play");
-    }
     for (i, w) in ew.iter().enumerate() {
         let expect = if gens[0][i] > gens[1][i] {
             Some(0)
