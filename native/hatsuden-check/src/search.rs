@@ -474,7 +474,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
             }
             if candidates.len() > dedup_at || (near_limit && candidates.len() * 10 > compacted * 11) {
                 tick(0, &mut clock);
-                back_edges += compact(&mut candidates, &visited) as u64;
+                back_edges = back_edges.saturating_add(compact(&mut candidates, &visited) as u64);
                 compacted = candidates.len();
                 dedup_at = (candidates.len() * 2).max(dedup_min);
             }
@@ -491,12 +491,14 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         if stopped_by.is_some() {
             break;
         }
-        back_edges += if candidates.is_empty() {
+        let dropped = if candidates.is_empty() {
             compact_parts(&pending, &visited, &mut candidates)
         } else {
             debug_assert!(pending.is_empty());
             compact(&mut candidates, &visited)
-        } as u64;
+        };
+        // (Unknown, u64::MAX, stays unknown.)
+        back_edges = back_edges.saturating_add(dropped as u64);
         drop(pending);
         let new_count = candidates.len() as u64;
         tick(1, &mut clock);
