@@ -23,6 +23,10 @@ from hatsuden_rules import (
     GameState,
     Move,
     Phase,
+    PlaceAccumulator,
+    PlaceSmart,
+    Tech,
+    TechTiming,
     apply,
     legal_moves,
     new_game,
@@ -191,3 +195,65 @@ def test_the_command_line_searches_by_position() -> None:
         position_run()[0].states,
     )
     assert data["soundness_checked"] > 0
+
+
+# -- the tech-timing variant by position (R40, R36) -----------------------------------------------
+#
+# R40's state invariant says a held Accumulator or Smart was drawn by the very last move, which the
+# turn log shows and a position does not: by position the checker keeps the position's part on
+# the state (the mover holds it, in OVERFLOW or DRAW, and its placements are the legal moves) and
+# checks the log's part on every step into the position (the step is the card's DealTech).
+
+#: `small` with both placeable tech cards placed at once (tests/native/check_compare.py's
+#: ``small-place-at-once``): seconds by position.
+SMALL_AT_ONCE = attrs.evolve(
+    SMALL,
+    techs=frozenset({Tech.ACCUMULATOR, Tech.SMART}),
+    tech_timing=TechTiming.PLACE_AT_ONCE,
+)
+
+
+def test_medium_place_at_once_by_position_is_ok_with_the_r40_events() -> None:
+    """No false R40 alarm by position: every held card is found right after its DealTech."""
+    result = check(CONFIGS["medium-place-at-once"], positions=True, require_coverage=True)
+    assert result.result == "OK", result.violations[:3]
+    assert result.positions
+    assert result.unreached == ()
+    for event in ("move DealTech", "move PlaceAccumulator", "move PlaceSmart", "phase OVERFLOW"):
+        assert result.events[event] > 0, event
+    # The figures the native checker must give too (native/hatsuden-check/tests/golden.rs).
+    assert (result.states, result.transitions) == (991_061, 1_188_144)
+
+
+def _placement_does_nothing(state: GameState, move: Move) -> GameState:
+    """R40 broken: a placement is logged but leaves the card in the tech hand, unplaced."""
+    after = apply(state, move)
+    if not isinstance(move, PlaceAccumulator | PlaceSmart):
+        return after
+    return attrs.evolve(state, this_turn=after.this_turn)
+
+
+def test_a_card_held_after_its_placement_is_caught_by_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A placement that keeps the card breaks R40 on the step, where the log would have shown it.
+
+    The position after the placement is the one before it (the mover holds the card in DRAW and
+    may only place it): nothing on the state is wrong, only the step into it.
+    """
+    for name, module in list(sys.modules.items()):
+        if name.startswith("hatsuden_rules.modelcheck") and getattr(module, "apply", None) is apply:
+            monkeypatch.setattr(module, "apply", _placement_does_nothing)
+    # Truncated: the search stops before the cycle search (each faulty placement is a self-loop).
+    result = check(SMALL_AT_ONCE, positions=True, max_states=5_000)
+    assert result.result == "VIOLATION"
+    r40 = [v for v in result.violations if v.rule == "R40"]
+    assert r40, result.violations
+    assert all(isinstance(v.path[-1], PlaceAccumulator | PlaceSmart) for v in r40), r40
+    assert "not its DealTech" in r40[0].message
+
+
+def test_small_place_at_once_by_position_is_ok() -> None:
+    """The same rule set without the fault: OK by position, as by state."""
+    assert check(SMALL_AT_ONCE, positions=True).result == "OK"
+    assert check(SMALL_AT_ONCE).result == "OK"

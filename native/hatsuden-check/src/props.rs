@@ -41,6 +41,7 @@ pub const PROPERTIES: &[(&str, &str)] = &[
     ("R36", "by position: the same step with any known cards leads to the same position"),
     ("R36", "by position: the position alone gives the legal moves and the successors (sampled)"),
     ("R40", "a drawn Accumulator or Smart is placed at once"),
+    ("R40", "by position: a step into a state where such a card is held is its DealTech"),
     ("R41", "the overflow moves are exactly the sufficient FlipSets"),
 ];
 
@@ -55,6 +56,8 @@ pub struct Props {
     e: usize,
     mv: u8,
     variants: bool,
+    /// R40 by position (R36): whether a held card was just drawn is checked on the steps.
+    fresh_by_step: bool,
     /// The sub-multisets of every possible hand, by hand code (when there are few hands).
     subsets: Vec<Vec<[u8; MAX_KINDS]>>,
 }
@@ -245,6 +248,7 @@ impl Props {
             e: t.e,
             mv: t.mv,
             variants: rules.tech_timing != TechTiming::Keep || rules.overflow != Overflow::OneAtATime,
+            fresh_by_step: positions && rules.tech_timing == TechTiming::PlaceAtOnce,
             subsets: Self::subset_table(t.kinds, t.copies),
         }
     }
@@ -457,6 +461,13 @@ impl Props {
     }
 
     /// R40, R41: the variants' own invariants (`_properties.py`).
+    ///
+    /// "Right after the DealTech" is read from the turn log (R36), which a position does not
+    /// hold: by position the state check keeps what the position determines (the mover, in
+    /// OVERFLOW or DRAW) and the log's part moves to the transitions ([`Props::fresh_problems`]):
+    /// every step into a state where a card is held must be that card's DealTech. Every
+    /// reachable position is entered by a checked step, so the two halves together are the
+    /// by-state check, no weaker.
     fn variant_problems(&self, s: &State, moves: &[Move], out: &mut Vec<Problem>) {
         let r = &self.rules;
         let mut owed: Vec<Move> = Vec::new();
@@ -470,7 +481,7 @@ impl Props {
                     let log = s.this_turn();
                     let fresh = seat == mover
                         && matches!(s.phase(), Phase::Overflow | Phase::Draw)
-                        && log.last() == Some(&Move::DealTech { tech });
+                        && (self.positions || log.last() == Some(&Move::DealTech { tech }));
                     if !fresh {
                         out.push((
                             "R40",
@@ -651,6 +662,9 @@ impl Props {
         if before.end_triggered_by().is_some() && after.end_triggered_by() != before.end_triggered_by() {
             out.push(("R24", "the end trigger changed once set".into()));
         }
+        if self.fresh_by_step {
+            self.fresh_problems(m, after, out);
+        }
         // R36: only a card taken from the discards becomes known; plays only forget.
         let (was, now) = (before.known_counts(mover), after.known_counts(mover));
         if !same_counts(before.known_array(mover), after.known_array(mover))
@@ -664,6 +678,27 @@ impl Props {
                 }
             } else if !within(now, was) {
                 out.push(("R36", format!("{} made cards known", kind_name(m))));
+            }
+        }
+    }
+
+    /// R40 by position (R36): a card is held after a step only if the step was its DealTech
+    /// (`_properties._fresh_problems`). The by-state check reads this from the turn log (its
+    /// last move is the card's DealTech); a position has no log, so it is checked on every step
+    /// into the position instead.
+    fn fresh_problems(&self, m: &Move, after: &State, out: &mut Vec<Problem>) {
+        for seat in 0..2 {
+            for tech in [ACCUMULATOR, SMART] {
+                if after.tech_hand(seat) & (1 << tech) != 0 && *m != (Move::DealTech { tech }) {
+                    out.push((
+                        "R40",
+                        format!(
+                            "player {seat} holds {} after {}, not its DealTech",
+                            hatsuden::TECH_NAMES[tech as usize],
+                            kind_name(m)
+                        ),
+                    ));
+                }
             }
         }
     }

@@ -61,6 +61,26 @@ fn medium_and_choice_match_the_golden_counts_in_release() {
     compare("choice", 2);
 }
 
+/// R40 by position (R36): `medium-place-at-once` searched by position is OK, every required event
+/// reached, with the Python checker's figures (`python -m hatsuden_rules.modelcheck --config
+/// medium-place-at-once --positions`; not in the goldens, which hold it by state). Both checkers
+/// once reported a false R40 violation here: a position has no turn log to show the DealTech.
+#[test]
+fn medium_place_at_once_by_position_matches_the_python_checker_in_release() {
+    if cfg!(debug_assertions) {
+        return; // a second in release, a minute in debug
+    }
+    let rules = config("medium-place-at-once").unwrap();
+    let r = check(&rules, &Options { positions: true, workers: 2, ..Options::default() }).expect("the check runs");
+    assert_eq!(r.result, "OK", "{:?} {:?}", r.violations, r.unreached);
+    assert!(r.unreached.is_empty());
+    // The Python checker's figures by position.
+    assert_eq!((r.states, r.transitions), (991_061, 1_188_144));
+    assert_eq!((r.chance_nodes, r.max_depth, r.longest_game), (37_557, 31, Some(31)));
+    assert_eq!(r.terminal_by_reason.get("FINAL_TURN").copied(), Some(1_152));
+    assert_eq!(r.terminal_by_reason.get("STALL").copied(), Some(115_092));
+}
+
 #[test]
 fn a_checkpointed_run_resumes_to_the_same_result() {
     let rules = config("small").unwrap();

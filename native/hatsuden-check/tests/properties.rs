@@ -87,3 +87,47 @@ fn sub_multisets_follow_the_python_order() {
         subs.iter().map(|v| (0..8).flat_map(|i| std::iter::repeat_n(i, v[i] as usize)).collect()).collect();
     assert_eq!(as_lists, vec![vec![5], vec![3], vec![3, 5], vec![3, 3], vec![3, 3, 5]]);
 }
+
+/// R40 by position (R36): a position has no turn log to show that a held Accumulator was drawn by
+/// the very last move, so by position the state check keeps what the position shows (the mover
+/// holds it in OVERFLOW or DRAW, its placements are the legal moves) and the step into the
+/// position must be its DealTech (`_properties._fresh_problems`). By state, as strict as ever.
+#[test]
+fn r40_by_position_is_checked_on_the_step_into_the_position() {
+    use hatsuden::{new_game, Move, State, ACCUMULATOR};
+    use hatsuden_check::props::Props;
+    let rules = hatsuden_check::configs::config("medium-place-at-once").unwrap();
+    let holds = |s: &State| s.tech_hand(s.current_player()) & (1 << ACCUMULATOR) != 0;
+    // The first state, breadth first, in which the mover holds the Accumulator, and its parent.
+    let mut layer = vec![(new_game(&rules, None).unwrap(), None::<State>)];
+    let (held, parent) = loop {
+        if let Some(found) = layer.iter().find(|(s, _)| holds(s)) {
+            break (found.0, found.1.expect("not the first state"));
+        }
+        assert!(layer.len() < 100_000, "no Accumulator drawn");
+        layer = layer
+            .iter()
+            .flat_map(|(s, _)| s.legal_moves_vec().into_iter().map(move |m| (s.apply(m).unwrap(), Some(*s))))
+            .collect();
+    };
+    let deal = Move::DealTech { tech: ACCUMULATOR };
+    let place = Move::PlaceAccumulator { row: 0 };
+    let moves = held.legal_moves_vec();
+    assert!(moves.contains(&place));
+    let r40 = |out: &[(&str, String)]| out.iter().filter(|(rule, _)| *rule == "R40").count();
+    let (by_state, by_position) = (Props::new(&rules, false), Props::new(&rules, true));
+    let mut out = Vec::new();
+    by_state.state_violations(&held, &moves, &mut out);
+    assert_eq!(r40(&out), 0, "{out:?}");
+    by_position.state_violations(&held.position(), &moves, &mut out);
+    assert_eq!(r40(&out), 0, "no false alarm by position: {out:?}");
+    by_state.state_violations(&held.position(), &moves, &mut out);
+    assert_eq!(r40(&out), 1, "by state a card held without its DealTech logged is stale");
+    out.clear();
+    by_position.transition_violations(&parent.position(), &deal, &held, true, &mut out);
+    assert_eq!(r40(&out), 0, "{out:?}");
+    // A faulty placement that leaves the card held: the position is unchanged, the step is not
+    // its DealTech.
+    by_position.transition_violations(&held.position(), &place, &held, false, &mut out);
+    assert_eq!(r40(&out), 1, "{out:?}");
+}

@@ -217,6 +217,8 @@ class Properties:
         self._variants = (
             rules.tech_timing is not TechTiming.KEEP or rules.overflow is not Overflow.ONE_AT_A_TIME
         )
+        # R40 by position (R36): whether a held card was just drawn is checked on the steps.
+        self._fresh_by_step = positions and rules.tech_timing is TechTiming.PLACE_AT_ONCE
 
     # -- identity -------------------------------------------------------------------------------
 
@@ -517,7 +519,7 @@ class Properties:
                 message = f"score() gives {sheet}; the rules give {oracle.totals} {oracle.decision}"
                 problems = [*problems, ("R29", message)]
         if self._variants:
-            extra = _variant_problems(state, moves)
+            extra = _variant_problems(state, moves, by_position=self.positions)
             if extra:
                 problems = [*problems, *extra]
         trigger = table.trigger
@@ -680,6 +682,10 @@ class Properties:
                 problem = self._knowledge_ok[key] = self._knowledge(before, move, after, mover)
             if problem is not None:
                 problems = [*problems, problem]
+        if self._fresh_by_step:
+            fresh = _fresh_problems(move, after)
+            if fresh:
+                problems = [*problems, *fresh]
         return problems
 
     @staticmethod
@@ -732,10 +738,22 @@ def replay_problems(rules: Rules, moves: Sequence[Move]) -> list[Problem]:
 # R41 (``overflow=ANY_SET``): in OVERFLOW (nothing owed), the legal overflow moves are exactly the
 # FlipSets of the sets of the row's other plants whose values sum to at least the excess of the
 # row over its tolerance, and no Flip is legal.
+#
+# "Right after the DealTech" is read from the turn log (R36), which a position does not hold: by
+# position the state check keeps what the position determines (the mover, in OVERFLOW or DRAW)
+# and the log's part moves to the transitions (`_fresh_problems`): every step into a state where
+# a card is held must be that card's DealTech. Every reachable position is entered by a checked
+# step, so the two halves together are the by-state check, no weaker.
 
 
-def _variant_problems(state: GameState, moves: Sequence[Move]) -> list[tuple[str, str]]:
-    """Every invariant of R40 and R41 that `state` (with its legal `moves`) breaks."""
+def _variant_problems(
+    state: GameState, moves: Sequence[Move], *, by_position: bool = False
+) -> list[tuple[str, str]]:
+    """Every invariant of R40 and R41 that `state` (with its legal `moves`) breaks.
+
+    `by_position`: `state` is a position (R36, no turn log): whether a held card was just drawn
+    is left to `_fresh_problems` on the step that entered it.
+    """
     problems: list[tuple[str, str]] = []
     rules = state.rules
     owed: list[Move] = []
@@ -749,8 +767,7 @@ def _variant_problems(state: GameState, moves: Sequence[Move]) -> list[tuple[str
                 if not (
                     seat == mover
                     and state.phase in (Phase.OVERFLOW, Phase.DRAW)
-                    and log
-                    and log[-1] == DealTech(tech)
+                    and (by_position or (log and log[-1] == DealTech(tech)))
                 ):
                     problems.append(("R40", f"player {seat} holds {tech.name} after drawing it"))
                 if tech is Tech.ACCUMULATOR:
@@ -769,6 +786,20 @@ def _variant_problems(state: GameState, moves: Sequence[Move]) -> list[tuple[str
                 ("R41", f"FlipSets {sorted(map(repr, actual))}, the rules give {len(expected)}")
             )
     return problems
+
+
+def _fresh_problems(move: Move, after: GameState) -> list[tuple[str, str]]:
+    """R40 by position (R36): a card is held after a step only if the step was its DealTech.
+
+    The by-state check reads this from the turn log (its last move is the card's DealTech); a
+    position has no log, so it is checked on every step into the position instead.
+    """
+    return [
+        ("R40", f"player {seat} holds {tech.name} after {type(move).__name__}, not its DealTech")
+        for seat in (0, 1)
+        for tech in _AT_ONCE
+        if tech in after.tech_hand(seat) and move != DealTech(tech)
+    ]
 
 
 def _sufficient_sets(state: GameState) -> set[Move]:
