@@ -251,6 +251,17 @@ def test_a_card_held_after_its_placement_is_caught_by_position(
     assert r40, result.violations
     assert all(isinstance(v.path[-1], PlaceAccumulator | PlaceSmart) for v in r40), r40
     assert "not its DealTech" in r40[0].message
+    # The whole search also finds the self-loop (R25) and shows it: by position the loop's
+    # states are compared as positions, since the faulty placement still grows the turn log.
+    whole = check(SMALL_AT_ONCE, positions=True, max_violations=100_000)
+    cycles = [v for v in whole.violations if v.rule == "R25"]
+    assert (whole.result, whole.longest_game, len(cycles)) == ("VIOLATION", None, 1)
+    loop = int(cycles[0].message.split()[3])
+    states = [new_game(rules=SMALL_AT_ONCE)]
+    for move in cycles[0].path:
+        states.append(_placement_does_nothing(states[-1], move))
+    assert loop > 0
+    assert position(states[-1]) == position(states[-1 - loop])
 
 
 def test_small_place_at_once_by_position_is_ok() -> None:

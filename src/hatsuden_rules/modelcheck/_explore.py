@@ -324,7 +324,7 @@ def check(
             loop = []
             state = _replay(root, prefix)
             for b in cycle[1:]:
-                move = _edge_move(state, real_path(b), root, symmetry)
+                move = _edge_move(state, real_path(b), root, symmetry, positions)
                 loop.append(move)
                 state = apply(state, move)
             found(
@@ -411,14 +411,22 @@ def _replay(root: GameState, path: tuple[Move, ...]) -> GameState:
     return state
 
 
-def _edge_move(state: GameState, target: tuple[Move, ...], root: GameState, symmetry: bool) -> Move:
-    """The move from the real `state` to (a real state of the orbit of) the end of `target`."""
-    goal = _replay(root, target)
-    if symmetry:
-        goal = canonical(goal)[0]
+def _edge_move(
+    state: GameState, target: tuple[Move, ...], root: GameState, symmetry: bool, positions: bool
+) -> Move:
+    """The move from the real `state` to (a real state of the orbit of) the end of `target`.
+
+    By position (R36) states are compared as positions: two paths to one position may leave
+    different turn logs.
+    """
+
+    def stored(s: GameState) -> GameState:
+        s = position(s) if positions else s
+        return canonical(s)[0] if symmetry else s
+
+    goal = stored(_replay(root, target))
     for move in legal_moves(state):
-        after = apply(state, move)
-        if (canonical(after)[0] if symmetry else after) == goal:
+        if stored(apply(state, move)) == goal:
             return move
     raise AssertionError("no move joins two consecutive states of a cycle")
 
