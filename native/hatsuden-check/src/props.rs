@@ -619,8 +619,9 @@ impl Props {
                 Move::DealTech { .. } => "tech_deck",
                 _ => "",
             };
-            let left: Vec<&str> = changed[..n].iter().copied().filter(|&name| name != may).collect();
-            if !left.is_empty() {
+            // (The list is built only for the message: most moves change only the zone they name.)
+            if changed[..n].iter().any(|&name| name != may) {
+                let left: Vec<&str> = changed[..n].iter().copied().filter(|&name| name != may).collect();
                 out.push(("R9", format!("{} changed zones it does not name: {left:?}", kind_name(m))));
             }
         }
