@@ -208,17 +208,22 @@ fn r38_samples_are_the_python_librarys_where_secret_build_stacks_are_bounded() {
     assert_eq!(digest_of_samples(Rules { overflow: Overflow::AnySet, ..wider }, 0..100), 0x8b10_b209_2a69_e475);
 }
 
+/// Player 0's observation after player 1 drew the Downsize card (seed 0 of the Python search),
+/// in DRAW with a plant played this turn: the text the edited-observation tests start from.
+const DRAW_OBSERVATION: &str =
+    "rules=3/4/2/3/8/DWN/city_points/retake/6 player=0 phase=draw current_player=1 hand=S2,G3,W3 \
+             tech_hand=- known_to_opponent=- opponent_known=- opponent_hand_size=2 opponent_tech_hand_size=1 \
+             deck_size=13 tech_deck_size=0 discards=- boards=.,.,#W3;#G4,.,#W1/#?,G4,.;.,.,#? accumulator=- \
+             smart=- played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- \
+             end_reason=- this_turn=[C G4 0G, DT, =???] last_turn=[P W3 0W, DD, =S2]";
+
 /// An observation whose notation text is edited: refused at the field and position the Python
 /// library's `parse_observation` names (NOTATION.md, R30, R36), or read, as there.
 #[test]
 fn r36_edited_observations_are_refused_where_the_python_library_refuses_them() {
     // Player 0 after player 1 drew the Downsize card (seed 0 of the Python search), and
     // player 1's own view of the same state.
-    let a = "rules=3/4/2/3/8/DWN/city_points/retake/6 player=0 phase=draw current_player=1 hand=S2,G3,W3 \
-             tech_hand=- known_to_opponent=- opponent_known=- opponent_hand_size=2 opponent_tech_hand_size=1 \
-             deck_size=13 tech_deck_size=0 discards=- boards=.,.,#W3;#G4,.,#W1/#?,G4,.;.,.,#? accumulator=- \
-             smart=- played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- \
-             end_reason=- this_turn=[C G4 0G, DT, =???] last_turn=[P W3 0W, DD, =S2]";
+    let a = DRAW_OBSERVATION;
     let b = "rules=3/4/2/3/8/DWN/city_points/retake/6 player=1 phase=draw current_player=1 hand=S1,W2 \
              tech_hand=DWN known_to_opponent=- opponent_known=- opponent_hand_size=3 opponent_tech_hand_size=0 \
              deck_size=13 tech_deck_size=0 discards=- boards=.,.,#?;#?,.,#?/#S4,G4,.;.,.,#G1 accumulator=- \
@@ -313,11 +318,7 @@ fn r38_a_secret_build_dealt_then_spent_is_the_card_dealt() {
 /// NOTATION.md, "Errors"), with the Python library's position and message.
 #[test]
 fn r17_r21_an_observation_in_tech_or_overflow_without_a_played_plant_is_not_sampled() {
-    let text = "rules=3/4/2/3/8/DWN/city_points/retake/6 player=0 phase=draw current_player=1 hand=S2,G3,W3 \
-                tech_hand=- known_to_opponent=- opponent_known=- opponent_hand_size=2 opponent_tech_hand_size=1 \
-                deck_size=13 tech_deck_size=0 discards=- boards=.,.,#W3;#G4,.,#W1/#?,G4,.;.,.,#? accumulator=- \
-                smart=- played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- \
-                end_reason=- this_turn=[C G4 0G, DT, =???] last_turn=[P W3 0W, DD, =S2]";
+    let text = DRAW_OBSERVATION;
     let o = hatsuden::parse_observation(text).unwrap();
     assert!(sample_state(&o, &mut SplitMix64::new(1)).is_ok());
     let pylon = o.t.cell_index(hatsuden::Cell { row: 0, energy: 0 }).unwrap();
@@ -370,11 +371,7 @@ fn r17_r21_an_observation_in_tech_or_overflow_without_a_played_plant_is_not_samp
 /// words (`hatsuden_rules.parse_observation`, checked 2026-12-03).
 #[test]
 fn r30_r36_an_over_known_hand_or_a_concealed_move_on_a_seen_cell_is_refused_as_in_python() {
-    let text = "rules=3/4/2/3/8/DWN/city_points/retake/6 player=0 phase=draw current_player=1 hand=S2,G3,W3 \
-                tech_hand=- known_to_opponent=- opponent_known=- opponent_hand_size=2 opponent_tech_hand_size=1 \
-                deck_size=13 tech_deck_size=0 discards=- boards=.,.,#W3;#G4,.,#W1/#?,G4,.;.,.,#? accumulator=- \
-                smart=- played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- \
-                end_reason=- this_turn=[C G4 0G, DT, =???] last_turn=[P W3 0W, DD, =S2]";
+    let text = DRAW_OBSERVATION;
     assert!(hatsuden::parse_observation(text).is_ok());
     let concealed = |m: &str| text.replace("=???]", &format!("=???, {m}]"));
     assert!(hatsuden::parse_observation(&concealed("P ? 0S")).is_ok(), "a concealed pylon on the hidden 0S");
