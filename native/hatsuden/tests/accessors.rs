@@ -57,7 +57,8 @@ fn r19_r20_the_accumulator_and_the_smart_are_where_they_were_placed() {
 }
 
 /// The card accessors list what the state notation writes (NOTATION.md, "State notation"): the
-/// hands, the deck, the discards and the known cards, in canonical order, along random games.
+/// hands, the deck, the discards and the known cards, in canonical order, and who triggered the
+/// end (R24), along random games.
 #[test]
 fn r2_r36_the_card_accessors_list_the_cards_of_the_notation() {
     // A card's code (NOTATION.md): the energy's letter in column order, then the value.
@@ -68,7 +69,7 @@ fn r2_r36_the_card_accessors_list_the_cards_of_the_notation() {
         text[at..].split(' ').next().unwrap_or_default().to_string()
     };
     let mut moves = Vec::new();
-    let mut discards_seen = 0;
+    let (mut discards_seen, mut triggered) = (0, 0);
     for seed in 0..40 {
         let mut s = new_game(&Rules::STANDARD, Some(seed)).unwrap();
         let mut g = SplitMix64::new(seed + 11);
@@ -87,12 +88,15 @@ fn r2_r36_the_card_accessors_list_the_cards_of_the_notation() {
                 format!("{}/{}", or_dash(names(s.known_cards(0))), or_dash(names(s.known_cards(1)))),
                 "{text}"
             );
+            let trigger = s.end_triggered_by().map_or("-".to_string(), |p| p.to_string());
+            assert_eq!(field(&text, "end_triggered_by"), trigger, "{text}");
+            triggered += usize::from(s.end_triggered_by().is_some());
             discards_seen += usize::from(!s.discards().is_empty());
             s.legal_moves(&mut moves);
             s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
         }
     }
-    assert!(discards_seen > 100);
+    assert!(discards_seen > 100 && triggered > 10, "{discards_seen} {triggered}");
 }
 
 /// R39: `MAX_OBSERVATION_TENSOR` is the tensor's length with every card-kind slot of the

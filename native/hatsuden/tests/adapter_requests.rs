@@ -83,3 +83,14 @@ fn a_parse_record_request_reads_a_record_text_back() {
     let bad = parse_record("not a record");
     assert_eq!(bad.get("ok"), Some(&Json::Bool(false)), "{}", bad.to_text());
 }
+
+/// NOTATION.md, "Game records": a record request without a seed (`"seed": null`, explicit chance,
+/// R6) makes a record without one, as `record_game(seed=None)` does.
+#[test]
+fn a_record_request_takes_a_null_seed() {
+    let request = r#"{"id":"r","kind":"x_record","rules":"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20","seed":null,"moves":[]}"#;
+    let response = handle(&parse(request).expect("request JSON"), &mut Cache::default());
+    assert_eq!(response.get("ok"), Some(&Json::Bool(true)), "{}", response.to_text());
+    let seeded = record("null");
+    assert_ne!(response.get("text"), seeded.get("text"), "{}", response.to_text());
+}

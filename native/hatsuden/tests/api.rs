@@ -214,10 +214,10 @@ fn playout_stops_at_max_plies_and_debug_is_the_notation() {
     assert_eq!(format!("{end:?}"), format_state(&end));
 }
 
-/// The fixed-size accessors the model checker reads (`hand_array`, `discard_array`,
+/// The fixed-size accessors the model checker reads (`hand_array`, `deck_array`, `discard_array`,
 /// `known_array`, `played_cell_index`, `turn_discard_index`) and `turn_discard` report what the
-/// state notation writes (NOTATION.md, "State notation": `hands`, `discards`, `known_cards`,
-/// `played_cell`, `turn_discard`), along random games in seeded and explicit chance mode (R21,
+/// state notation writes (NOTATION.md, "State notation": `hands`, `deck`, `discards`,
+/// `known_cards`, `played_cell`, `turn_discard`), along random games in seeded and explicit chance mode (R21,
 /// R22, R23, R36).
 #[test]
 fn r22_r23_the_array_and_index_accessors_are_the_notations() {
@@ -249,6 +249,7 @@ fn r22_r23_the_array_and_index_accessors_are_the_notations() {
                 known += s.known_cards(p).len();
             }
             assert_eq!(s.discard_array(), &counts(s.discards(), t), "{text}");
+            assert_eq!(s.deck_array(), &counts(s.deck(), t), "{text}");
             let hands: Vec<String> = (0..2)
                 .map(|p| s.hand(p).iter().map(code).collect::<Vec<_>>().join(","))
                 .map(|h| if h.is_empty() { "-".to_string() } else { h })
@@ -465,6 +466,16 @@ fn same_stacks_compares_every_card_of_a_long_stack() {
             assert!(!same_stacks(&grid, &[Stack::default(), other]), "{len} cards, card {k}");
             assert!(!same_stacks(&[other], &[st]), "{len} cards, card {k}");
         }
+        // Two cards changed alike, in different words of the stack, are two differences (not
+        // one cancelling the other).
+        for k in 0..len {
+            for j in k + 1..len {
+                let mut other = st;
+                other.cards[k] ^= 3;
+                other.cards[j] ^= 3;
+                assert!(!same_stacks(&grid, &[Stack::default(), other]), "{len} cards, cards {k} and {j}");
+            }
+        }
     }
 }
 
@@ -611,4 +622,40 @@ fn r38_r21_samples_keep_every_flip_an_overflow_with_the_accumulator_on_any_row()
             }
         }
     }
+}
+
+/// R35: an illegal move's message starts with the rule that forbids it and names the card by
+/// its code (NOTATION.md, "Move notation"): a card not in the hand, for each action that plays
+/// one (R10, R12, R14, R15).
+#[test]
+fn r35_a_card_not_in_the_hand_is_named_by_its_code() {
+    let s = standard(); // player 0 holds S1, G4, W2, W3, B2 (R33)
+    for (text, rule) in [("C S4 0S", "R10"), ("I S4 0S", "R12"), ("P S4 0S", "R14"), ("X S4", "R15")] {
+        let e = s.apply(parse_move(text, Some(&Rules::STANDARD)).unwrap()).unwrap_err();
+        assert_eq!(e.rule, rule, "{text}");
+        assert_eq!(e.to_string(), format!("{rule}: S4 is not in the hand"), "{text}");
+    }
+}
+
+/// NOTATION.md, "Errors: which one, and where": a notation error shows as `field: message at
+/// position N`, the start of the Python library's `NotationError` text (which then quotes the
+/// text).
+#[test]
+fn a_notation_error_displays_its_field_message_and_position() {
+    let e = parse_state("rules=5/4/2/5/10/-/city_points/retake/20 phase=bogus").unwrap_err();
+    assert!(!e.message.is_empty());
+    assert_eq!(e.to_string(), format!("{}: {} at position {}", e.field, e.message, e.position));
+    let e = parse_move("C S12 0S", None).unwrap_err();
+    assert_eq!(e.to_string(), "move: a card value is at most 11 (R2) at position 3");
+}
+
+/// R31: a state belongs to its rule set: two states alike but for their rules (here only the
+/// stall limit, R25) are not equal, as the Python library's `GameState`s compare their rules.
+#[test]
+fn r31_states_under_different_rules_are_not_equal() {
+    let a = new_game(&Rules::STANDARD, None).unwrap();
+    let b = new_game(&Rules { stall_limit: Some(19), ..Rules::STANDARD }, None).unwrap();
+    assert_ne!(a, b);
+    assert!(a.tables() != b.tables());
+    assert_eq!(a, new_game(&Rules::STANDARD, None).unwrap());
 }

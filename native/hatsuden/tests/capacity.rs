@@ -245,3 +245,29 @@ fn r31_the_packed_form_takes_the_checkers_words() {
     let widest = Rules { max_value: 11, copies: MAX_COPIES, stall_limit: None, ..Rules::STANDARD };
     assert!(words(&widest, true) <= 128, "{} words", words(&widest, true));
 }
+
+/// R31: the deck of `energies x max_value x copies` plant cards must deal two hands: 12 cards
+/// deal two hands of 6, not of 7 (refused naming `hand_size`, with the Python library's message).
+#[test]
+fn r31_the_deck_deals_two_hands() {
+    let r = |hand_size| Rules { energies: 1, max_value: 3, copies: 4, hand_size, city_demand: 4, ..Rules::STANDARD };
+    assert!(r(6).validate().is_ok());
+    let (field, message) = r(7).validate().unwrap_err();
+    assert_eq!(field, "hand_size");
+    assert_eq!(message, "the deck of 12 cards cannot deal two hands of 7 (R31)");
+}
+
+/// R36: a packer made by position (`full` false) drops the logs and known cards, one made full
+/// keeps them, and says which (`Packer::full`, which the checker reads to swap the logs too).
+#[test]
+fn r36_a_packer_says_whether_it_keeps_the_logs() {
+    for full in [true, false] {
+        let packer = hatsuden::packed::Packer::new(&Rules::STANDARD, full).unwrap();
+        assert_eq!(packer.full(), full);
+        let s = new_game(&Rules::STANDARD, None).unwrap();
+        let s = s.apply(s.legal_moves_vec()[0]).unwrap();
+        let mut words = vec![0u64; packer.words()];
+        packer.pack(&s, &mut words);
+        assert_eq!(packer.unpack(&words), if full { s } else { s.position() });
+    }
+}

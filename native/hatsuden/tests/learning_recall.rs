@@ -3,7 +3,7 @@
 //! as it is seen (R37, "Moves as seen"), as `hatsuden_rules.integrations._learning` counts it.
 
 use hatsuden::infostate::{Episode, Learning};
-use hatsuden::{Move, Rules};
+use hatsuden::{Move, Overflow, Rules};
 
 /// The seen counts of `player`, read from the raw information-state tensor.
 fn seen(e: &Episode, l: &Learning, player: usize) -> Vec<i64> {
@@ -142,6 +142,50 @@ fn r1_r19_r20_a_placement_outside_the_grid_has_no_action_id() {
             }
             if let Some(a) = smart {
                 assert_eq!(l.actions.player[a as usize], Move::PlaceSmart { energy: v });
+            }
+        }
+    }
+}
+
+/// R6, R34: the chance outcomes (`Deal`, `DealTech`) are numbered apart from the player moves
+/// (`chance_id`, as `hatsuden_rules.move_to_action` numbers them): none has an action id,
+/// whatever its tech number, also under the `any_set` overflow (R41), whose FlipSets are keyed
+/// just past the last kind of move.
+#[test]
+fn r6_a_chance_outcome_has_no_action_id() {
+    for rules in [Rules::STANDARD, Rules { overflow: Overflow::AnySet, ..Rules::STANDARD }] {
+        let l = Learning::new(&rules).unwrap();
+        for v in 0..=u8::MAX {
+            assert_eq!(l.actions.id(&Move::DealTech { tech: v }), None, "DealTech {v}");
+        }
+        for m in &l.actions.chance {
+            assert_eq!(l.actions.id(m), None, "{m:?}");
+            assert!(l.actions.chance_id(m).is_some(), "{m:?}");
+        }
+    }
+}
+
+/// R37: `probe` then `commit` of an action id is `step` of it (the learning environments probe
+/// a move before making it): the same information state for both players, ply by ply.
+#[test]
+fn r37_probe_then_commit_is_a_step() {
+    let l = Learning::new(&Rules::STANDARD).unwrap();
+    let (mut stepped, mut committed) = (Episode::new(&l, true), Episode::new(&l, true));
+    let (mut buf, mut ids) = (Vec::new(), Vec::new());
+    for seed in 0..3 {
+        stepped.reset(&l, seed);
+        committed.reset(&l, seed);
+        for ply in 0..60 {
+            stepped.legal_ids(&l, &mut buf, &mut ids);
+            if ids.is_empty() {
+                break;
+            }
+            let action = ids[ply % ids.len()] as i64;
+            stepped.step(&l, action).unwrap();
+            let after = committed.probe(&l, action).unwrap();
+            committed.commit(&l, action, after);
+            for p in 0..2 {
+                assert_eq!(stepped.raw(p), committed.raw(p), "seed {seed}, ply {ply}, player {p}");
             }
         }
     }

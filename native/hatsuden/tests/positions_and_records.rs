@@ -582,3 +582,23 @@ fn r36_a_game_with_one_players_rows_swapped_is_a_game() {
     }
     assert!(logs_only > 0);
 }
+
+/// R19 and the row symmetry (VERIFICATION.md, "Symmetry reduction"): a player's two equal rows
+/// with the Accumulator on one of them are not fixed by the swap, which moves the Accumulator
+/// to the other city, in the other player's turn too (the game of seed 250 under the rules of
+/// `r36_a_game_with_one_players_rows_swapped_is_a_game`, after player 0's first two turns).
+#[test]
+fn r19_the_accumulator_on_one_of_two_equal_rows_is_moved_by_the_swap() {
+    let text = "rules=1/3/4/2/4/ACC+SEC+SMT+DWN/city_points/retake/6 phase=action current_player=1 \
+        hands=S1,S3/S1,S2 deck=S1,S2,S2,S2,S3 discards=- boards=S3;S3/.;#S1 tech_deck=SEC,SMT,DWN \
+        tech_hands=-/- accumulator=0:1 smart=- played_cell=- turn_discard=- pending_chance=- stall_count=0 \
+        end_triggered_by=0 end_reason=- rng_state=17418742259747381666 known_cards=-/- this_turn=[] \
+        last_turn=[C S3 0S, DT, =ACC, A 1, DD, =S3]";
+    let s = parse_state(text).unwrap();
+    assert_eq!(s.board(0)[0], s.board(0)[1]);
+    assert_eq!(s.accumulator(), Some((0, 1)));
+    let swapped = s.swap_rows(0);
+    assert_eq!(swapped.accumulator(), Some((0, 0)));
+    assert!(!swapped.same_position(&s));
+    assert!(!s.swap_rows_fixed(0, false) && !s.swap_rows_fixed(0, true));
+}
