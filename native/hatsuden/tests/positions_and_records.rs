@@ -661,9 +661,9 @@ fn r7_an_explicit_chance_record_line_is_one_turn() {
     }
 }
 
-/// R3, R1-R3 of a turn log: a tech card dealt (`=SMT`) under rules without the Smart is refused
-/// at that move of the log, in state notation, where the reference refuses it (positions 431
-/// and 440).
+/// R3: a turn log deals only tech cards in play: a Smart dealt (`=SMT`) under rules without
+/// the Smart is refused at that move of the log, in state notation, where the reference refuses
+/// it (positions 431 and 440, `hatsuden_rules.parse_state`, checked 2026-12-03).
 #[test]
 fn r3_a_turn_log_deals_only_tech_cards_in_play() {
     let text = "rules=3/4/2/3/10/ACC+SEC+DWN/city_points/retake/20 phase=action current_player=1 \

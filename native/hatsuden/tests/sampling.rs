@@ -507,3 +507,24 @@ fn an_observation_stack_too_high_for_the_engine_is_refused() {
     assert_eq!(e.field, "boards", "{e}");
     assert!(e.message.contains("a stack too high for this engine"), "{e}");
 }
+
+/// R12, R13: a card never goes on an equal value, above a concealed card too. The opponent's
+/// downsized Secret Build stack `*v?+S1+S2` edited to `*v?+S3+S3` (or `*v?+S2+S2`) is refused
+/// at the second equal card, position 268, as the Python library refuses it
+/// (`hatsuden_rules.parse_observation`, checked 2026-12-03), whatever value the concealed card
+/// could take (none at all for the first: it would have to be over the S3 above it, R13).
+#[test]
+fn r12_r13_equal_values_above_a_concealed_card_are_refused_as_in_python() {
+    let state = "rules=3/3/2/3/6/SEC+DWN/city_points/retake/6 phase=action current_player=0 \
+        hands=G1,W1,W2/S2,G3,W1 deck=S3,G1,G2,G3,W2,W3,W3 discards=- boards=S1,G2,.;.,.,./.,.,.;*vS3+S1+S2,.,. \
+        tech_deck=- tech_hands=-/- accumulator=- smart=- played_cell=- turn_discard=- pending_chance=- \
+        stall_count=0 end_triggered_by=- end_reason=- rng_state=5 known_cards=-/- this_turn=[] \
+        last_turn=[I S2 1S, DD, =G3]";
+    let text = hatsuden::format_observation(&observe(&hatsuden::parse_state(state).unwrap(), 0));
+    assert!(text.contains("*v?+S1+S2"), "{text}");
+    for equal in ["*v?+S3+S3", "*v?+S2+S2"] {
+        let e = hatsuden::parse_observation(&text.replace("*v?+S1+S2", equal)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("boards", 268), "{equal}: {e}");
+        assert!(e.message.contains("a card never goes on an equal value (R12, R13)"), "{equal}: {e}");
+    }
+}
