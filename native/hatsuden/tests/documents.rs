@@ -186,7 +186,8 @@ fn r36_a_card_known_twice_is_held_twice() {
 }
 
 /// R2: a card of the deck or of the discards that is not in play, or a copy too many, is
-/// refused at that card (positions as the reference gives them), not at the field's key.
+/// refused at that card (positions as the reference gives them), not at the field's key; so is
+/// a card on a board (R2, R10-R13, R14: at the card, or at its stack).
 #[test]
 fn r2_a_bad_card_of_the_deck_or_discards_is_refused_at_the_card() {
     for (from, to, field, position) in [
@@ -194,6 +195,11 @@ fn r2_a_bad_card_of_the_deck_or_discards_is_refused_at_the_card() {
         ("deck=S1,S3,S4,S4,G1", "deck=S1,S3,S4,S4,S4", "deck", 126),
         ("discards=S1 ", "discards=H1 ", "discards", 162),
         ("discards=S1 ", "discards=S4 ", "discards", 162),
+        // On a board: at the card (a card of another column, a copy too many) or at the stack
+        // (a pylon of two cards).
+        (".,.,W1;", ".,.,W1+S4;", "boards", 179),
+        (".,.,W1;", ".,.,W1+W2;", "boards", 193),
+        (".,.,#S2/", ".,.,#S2+S3/", "boards", 183),
     ] {
         let e = parse_state(&THREE_ENERGIES.replace(from, to)).unwrap_err();
         assert_eq!((e.field.as_str(), e.position), (field, position), "{to}: {}", e.message);
@@ -314,6 +320,55 @@ fn r32_a_generator_state_has_no_leading_zero() {
     }
     for bad in ["05", "00", "", "1x"] {
         assert_eq!(refused_at(&state(bad)), "$.rng_state", "{bad:?}");
+    }
+    // What is not a decimal is refused as such, a decimal out of range for R32's bounds (the
+    // reference tells the two apart too: "expected a decimal string without leading zeros,
+    // got '1x'", "must be below 2**64 (R32)").
+    let message = |text: &str| match from_json(text, Some("state")) {
+        Err(Error::Json(e)) => (e.path, e.message),
+        other => panic!("expected a JSON document error, got {other:?}"),
+    };
+    for bad in ["", "1x", "x", "-5", " 5", "05"] {
+        let (path, text) = message(&state(bad));
+        assert_eq!(path, "$.rng_state", "{bad:?}");
+        assert!(text.contains("decimal") && !text.contains("R32"), "{bad:?}: {text}");
+    }
+    let (path, text) = message(&state("18446744073709551616"));
+    assert_eq!(path, "$.rng_state");
+    assert!(text.contains("(R32)"), "{text}");
+}
+
+/// An observation document (NOTATION.md, "JSON documents") reads back as the observation it
+/// describes, the observer's tech hand included: none, one or two tech cards (R3).
+#[test]
+fn r3_an_observation_document_with_tech_cards_reads_back() {
+    for hands in ["tech_hands=ACC,SEC/DWN", "tech_hands=SEC/-", "tech_hands=ACC,SEC,DWN/-"] {
+        let held: Vec<&str> = hands["tech_hands=".len()..].split(['/', ',']).filter(|x| *x != "-").collect();
+        let deck: Vec<&str> = ["ACC", "SEC", "SMT", "DWN"].into_iter().filter(|x| !held.contains(x)).collect();
+        let text = THREE_ENERGIES
+            .replace("tech_deck=ACC,SEC,SMT,DWN", &format!("tech_deck={}", deck.join(",")))
+            .replace("tech_hands=-/-", hands);
+        let state = parse_state(&text).unwrap_or_else(|e| panic!("{hands}: {e}"));
+        for player in 0..2 {
+            let seen = hatsuden::observe(&state, player);
+            let doc = to_json(&Document::Observation(Box::new(seen.clone())));
+            match from_json(&doc, Some("observation")) {
+                Ok(Document::Observation(back)) => assert_eq!(*back, seen, "{hands} player {player}"),
+                other => panic!("{hands} player {player}: expected the observation, got {other:?}"),
+            }
+        }
+    }
+}
+
+/// R19: the Accumulator lies in a row of a player, each 0 or 1: `accumulator=2:0` or `0:2` is
+/// refused at the field's key (position 240), as the reference refuses it.
+#[test]
+fn r19_the_accumulator_player_and_row_are_0_or_1() {
+    let base = THREE_ENERGIES.replace("tech_deck=ACC,", "tech_deck=");
+    assert!(parse_state(&base.replace("accumulator=-", "accumulator=0:1")).is_ok());
+    for bad in ["2:0", "0:2"] {
+        let e = parse_state(&base.replace("accumulator=-", &format!("accumulator={bad}"))).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("accumulator", 240), "{bad}: {}", e.message);
     }
 }
 

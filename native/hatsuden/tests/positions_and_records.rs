@@ -92,6 +92,21 @@ fn a_record_error_gives_its_line_and_column() {
             130,
             "line 7, column 17: the turn ends here",
         ),
+        // A move that does not read, at its own error's column within the line.
+        (format!("[Hatsuden \"1\"]\n{rules}\n[Seed \"5\"]\n[Result \"*\"]\n\n1. C S1 0S, C S9 0S, DD\n"), 113, "line 6, column 15:"),
+        // A turn that does not end with its draw, followed by another line.
+        (
+            format!("[Hatsuden \"1\"]\n{rules}\n[Seed \"5\"]\n[Result \"*\"]\n\n1. C S1 0S\n2. C G1 0G, DD\n"),
+            102,
+            "line 6, column 4: a turn ends with its draw",
+        ),
+        // An explicit-chance record (R7) whose line 0 holds less than the deal, followed by
+        // a turn.
+        (
+            format!("[Hatsuden \"1\"]\n{rules}\n[Seed \"-\"]\n[Result \"*\"]\n\n0. =S1, =S1, =S2\n1. C S1 0S, DD\n"),
+            102,
+            "line 6, column 4: the deal is 10 Deal moves",
+        ),
     ] {
         let e = parse_record(&text).unwrap_err();
         assert_eq!((e.field.as_str(), e.position), ("record", position), "{text:?}");
@@ -436,8 +451,9 @@ fn r7_a_record_line_0_holds_the_deal() {
     assert!(e.message.starts_with(&format!("ply {ply} (turn 2, player 1) ")), "{}", e.message);
 }
 
-/// A record document's seed is a decimal string without leading zeros (`"0"` is one), its
-/// winner 0 or 1 (NOTATION.md, "Game records"), each refused at its path otherwise.
+/// A record document's type is `record`, its seed a decimal string without leading zeros
+/// (`"0"` is one), its winner 0 or 1 (NOTATION.md, "Game records"), each refused at its path
+/// otherwise.
 #[test]
 fn a_record_document_seed_and_winner() {
     let record = parse_record(
@@ -454,6 +470,11 @@ fn a_record_document_seed_and_winner() {
     };
     for bad in ["\"05\"", "\"00\""] {
         assert_eq!(path(&doc.replace("\"seed\":\"5\"", &format!("\"seed\":{bad}"))), "$.seed", "{bad}");
+    }
+    // A document of another type, or of none, is not a record: refused at `$.type`.
+    assert!(doc.contains("\"type\":\"record\""), "{doc}");
+    for other in ["\"state\"", "\"Record\"", "1"] {
+        assert_eq!(path(&doc.replace("\"type\":\"record\"", &format!("\"type\":{other}"))), "$.type", "{other}");
     }
     // A tie-break of equal totals names no winner by itself: the winner's own check refuses 2.
     let result = |winner: &str, decided_by: &str, totals: &str| {
@@ -601,4 +622,78 @@ fn r19_the_accumulator_on_one_of_two_equal_rows_is_moved_by_the_swap() {
     assert_eq!(swapped.accumulator(), Some((0, 0)));
     assert!(!swapped.same_position(&s));
     assert!(!s.swap_rows_fixed(0, false) && !s.swap_rows_fixed(0, true));
+}
+
+/// R29: a record's result is that of its game: replayed, a record that states a result while
+/// its game is not over is refused at `result`, as the reference refuses it.
+#[test]
+fn r29_a_result_stated_before_the_game_is_over_is_refused() {
+    let text = seed_5_record("20", "winner=0 decided_by=total totals=5:3 end_reason=final_turn", "\n1. C S1 0S, DD\n");
+    let record = parse_record(&text).unwrap();
+    let e = hatsuden::replay(&record).unwrap_err();
+    assert_eq!(e.field, "result", "{e}");
+    assert_eq!(e.message, "a result is stated but the game is not over after the last move");
+    assert!(hatsuden::replay(&parse_record(&seed_5_record("20", "*", "\n1. C S1 0S, DD\n")).unwrap()).is_ok());
+}
+
+/// R7, NOTATION.md ("Game records"): an explicit-chance record (seed `-`) holds the deal on
+/// line 0 and then one turn a line: a turn ends with its draw, `DD` and the Deal after it, `DX`
+/// or `E`, so its lines are the game's turns, numbered from 1; a record of no move has no line
+/// at all (as the reference writes it).
+#[test]
+fn r7_an_explicit_chance_record_line_is_one_turn() {
+    let empty = hatsuden::records::format_record(&record_game(&Rules::STANDARD, None, &[], None).unwrap());
+    assert_eq!(
+        empty,
+        "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"-\"]\n[Result \"*\"]\n"
+    );
+    for seed in 0..10 {
+        let mut s = new_game(&Rules::STANDARD, None).unwrap();
+        let mut g = SplitMix64::new(seed + 70);
+        let mut moves = Vec::new();
+        let mut lines = vec![Vec::new()];
+        while !s.is_over() && moves.len() < 300 {
+            let options: Vec<hatsuden::Move> = match s.chance_outcomes() {
+                Ok(outcomes) if !outcomes.is_empty() => outcomes.iter().map(|x| x.0).collect(),
+                _ => s.legal_moves_vec(),
+            };
+            let m = options[(g.next() % options.len() as u64) as usize];
+            let (mover, dealing) = (s.current_player(), moves.len() < 10);
+            s = s.apply(m).unwrap();
+            moves.push(m);
+            lines.last_mut().unwrap().push(hatsuden::format_move(&m));
+            let ended = if dealing { moves.len() == 10 } else { s.current_player() != mover };
+            if ended && !s.is_over() {
+                lines.push(Vec::new());
+            }
+        }
+        let text = hatsuden::records::format_record(&record_game(&Rules::STANDARD, None, &moves, None).unwrap());
+        let written: Vec<&str> = text.lines().skip_while(|l| !l.is_empty()).skip(1).collect();
+        let expected: Vec<String> = lines
+            .iter()
+            .filter(|l| !l.is_empty())
+            .enumerate()
+            .map(|(k, turn)| format!("{k}. {}", turn.join(", ")))
+            .collect();
+        assert!(expected.len() > 5, "{text}");
+        assert_eq!(written, expected, "{text}");
+        assert_eq!(parse_record(&text).unwrap().moves, moves, "{text}");
+    }
+}
+
+/// R3: a turn log deals only tech cards in play: a Smart dealt (`=SMT`) under rules without
+/// the Smart is refused at that move of the log, in state notation, where the reference refuses
+/// it (positions 431 and 440, `hatsuden_rules.parse_state`, checked 2026-12-03).
+#[test]
+fn r3_a_turn_log_deals_only_tech_cards_in_play() {
+    let text = "rules=3/4/2/3/10/ACC+SEC+DWN/city_points/retake/20 phase=action current_player=1 \
+        hands=S3,G3,G3/G1,W1,W2 deck=S1,S3,S4,S4,G1,G2,G2,G4,G4,W3,W3,W4,W4 discards=S1 \
+        boards=.,.,W1;.,.,#S2/.,#W2,#S2;.,.,. tech_deck=ACC,SEC,DWN tech_hands=-/- accumulator=- \
+        smart=- played_cell=- turn_discard=- pending_chance=- stall_count=1 end_triggered_by=- \
+        end_reason=- rng_state=14727398570297873640 known_cards=-/- this_turn=[] last_turn=[X S1, DD, =S3]";
+    assert!(parse_state(text).is_ok());
+    for (log, position) in [("[X S1, DD, =S3, DT, =SMT]", 440), ("[X S1, DT, =SMT, DD, =S3]", 431)] {
+        let e = parse_state(&text.replace("[X S1, DD, =S3]", log)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("last_turn", position), "{log}: {}", e.message);
+    }
 }

@@ -431,3 +431,100 @@ fn r38_r13_r21_a_concealed_stack_takes_the_values_its_row_and_stack_allow() {
         last_turn=[I S2 1S, DD, =G3]";
     assert_eq!(digest_of_samples_of(downsized), 0xfbff_6be8_007b_3194);
 }
+
+/// R21, R38: the opponent's concealed Secret Build stack `*?` at 0S shares row 0 with the G4 it
+/// played this turn, which overflowed the row (tolerance 7) and was flipped (`F 0G`), and with
+/// an empty cell (0W). Before the flip the row was over 7 with the G4 face up, so the concealed
+/// card is worth at least 4: every sample holds S4 there, as the Python library's do
+/// (`hatsuden_rules.sample_state`, generators 0 to 39, checked 2026-12-03). The empty cell
+/// adds nothing to the row.
+#[test]
+fn r21_r38_a_concealed_stack_beside_an_empty_cell_of_a_flipped_row() {
+    let state = "rules=3/4/2/3/6/SEC/city_points/retake/6 phase=draw current_player=1 hands=G1,W1,W2/S1,W1 \
+        deck=S2,S2,S3,S3,S4,G1,G2,G3,G3,G4,W2,W3,W3,W4,W4 discards=- boards=S1,G2,.;.,.,./*S4,#~G4,.;.,.,. \
+        tech_deck=- tech_hands=-/- accumulator=- smart=- played_cell=0G turn_discard=- pending_chance=- \
+        stall_count=0 end_triggered_by=- end_reason=- rng_state=5 known_cards=-/- this_turn=[C G4 0G, F 0G] \
+        last_turn=[C G2 0G, DD, =W2]";
+    let s = hatsuden::parse_state(state).unwrap();
+    let o = observe(&s, 0);
+    assert!(hatsuden::format_observation(&o).contains("boards=S1,G2,.;.,.,./*?,#~G4,.;.,.,."));
+    for seed in 0..40 {
+        let sampled = sample_state(&o, &mut SplitMix64::new(seed)).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(observe(&sampled, 0), o, "seed {seed}");
+        assert!(hatsuden::format_state(&sampled).contains("boards=S1,G2,.;.,.,./*S4,#~G4,.;.,.,."), "seed {seed}");
+    }
+}
+
+/// R40 (tech cards placed at once), R38: the opponent drew a tech card this turn and placed it
+/// at once (`DT, =???, A 0` or `DT, =???, M S`) while it holds the Secret Build, kept from an
+/// earlier turn. The card dealt is the one placed, the Accumulator or the Smart, never the card
+/// it holds: every sample's log says so, as the Python library's (`hatsuden_rules.sample_state`,
+/// checked 2026-12-03).
+#[test]
+fn r38_r40_a_tech_card_placed_at_once_is_the_card_dealt() {
+    let accumulator = "rules=3/4/2/3/8/ACC+SEC/city_points/retake/6/place_at_once phase=draw current_player=1 \
+        hands=S2,G3,W3/S1,W2 deck=S1,S2,S3,S3,S4,G1,G2,G2,G3,W1,W2,W4,W4 discards=- \
+        boards=.,.,#W3;#G4,.,#W1/#S4,G4,.;.,.,#G1 tech_deck=- tech_hands=-/SEC accumulator=1:0 smart=- \
+        played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- end_reason=- rng_state=5 \
+        known_cards=-/- this_turn=[C G4 0G, DT, =ACC, A 0] last_turn=[P W3 0W, DD, =S2]";
+    let smart = accumulator
+        .replace("ACC+SEC", "SEC+SMT")
+        .replace("accumulator=1:0 smart=-", "accumulator=- smart=S")
+        .replace("=ACC, A 0]", "=SMT, M S]");
+    for (text, tech) in [(accumulator.to_owned(), ACCUMULATOR), (smart, SMART)] {
+        let s = hatsuden::parse_state(&text).unwrap();
+        let o = observe(&s, 0);
+        assert!(hatsuden::format_observation(&o).contains("opponent_tech_hand_size=1"));
+        for seed in 0..10 {
+            let sampled = sample_state(&o, &mut SplitMix64::new(seed)).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            assert_eq!(sampled.this_turn()[2], Move::DealTech { tech }, "seed {seed}");
+            assert_eq!(sampled.this_turn(), s.this_turn(), "seed {seed}");
+            assert_eq!(observe(&sampled, 0), o, "seed {seed}");
+        }
+    }
+}
+
+/// `sample_state` takes an observation built by hand too: players are 0 and 1, and an observer
+/// or a player to move that is neither is refused at `player`, never read as a seat.
+#[test]
+fn r38_an_observation_of_a_third_player_is_not_sampled() {
+    let o = hatsuden::parse_observation(DRAW_OBSERVATION).unwrap();
+    for (player, current) in [(2, 0), (0, 2), (2, 1), (1, 2)] {
+        let mut bad = o.clone();
+        (bad.player, bad.current_player) = (player, current);
+        let e = sample_state(&bad, &mut SplitMix64::new(1)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.message.as_str()), ("player", "players are 0 and 1"), "{player} {current}");
+    }
+}
+
+/// A stack higher than this engine holds (`STACK_CAP` cards) in an observation's text is
+/// refused at `boards`, never written past the stack's end.
+#[test]
+fn an_observation_stack_too_high_for_the_engine_is_refused() {
+    let high = vec!["G4"; hatsuden::STACK_CAP + 1].join("+");
+    let text = DRAW_OBSERVATION.replacen("/#?,G4,.", &format!("/#?,{high},."), 1);
+    let e = hatsuden::parse_observation(&text).unwrap_err();
+    assert_eq!(e.field, "boards", "{e}");
+    assert!(e.message.contains("a stack too high for this engine"), "{e}");
+}
+
+/// R12, R13: a card never goes on an equal value, above a concealed card too. The opponent's
+/// downsized Secret Build stack `*v?+S1+S2` edited to `*v?+S3+S3` (or `*v?+S2+S2`) is refused
+/// at the second equal card, position 268, as the Python library refuses it
+/// (`hatsuden_rules.parse_observation`, checked 2026-12-03), whatever value the concealed card
+/// could take (none at all for the first: it would have to be over the S3 above it, R13).
+#[test]
+fn r12_r13_equal_values_above_a_concealed_card_are_refused_as_in_python() {
+    let state = "rules=3/3/2/3/6/SEC+DWN/city_points/retake/6 phase=action current_player=0 \
+        hands=G1,W1,W2/S2,G3,W1 deck=S3,G1,G2,G3,W2,W3,W3 discards=- boards=S1,G2,.;.,.,./.,.,.;*vS3+S1+S2,.,. \
+        tech_deck=- tech_hands=-/- accumulator=- smart=- played_cell=- turn_discard=- pending_chance=- \
+        stall_count=0 end_triggered_by=- end_reason=- rng_state=5 known_cards=-/- this_turn=[] \
+        last_turn=[I S2 1S, DD, =G3]";
+    let text = hatsuden::format_observation(&observe(&hatsuden::parse_state(state).unwrap(), 0));
+    assert!(text.contains("*v?+S1+S2"), "{text}");
+    for equal in ["*v?+S3+S3", "*v?+S2+S2"] {
+        let e = hatsuden::parse_observation(&text.replace("*v?+S1+S2", equal)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("boards", 268), "{equal}: {e}");
+        assert!(e.message.contains("a card never goes on an equal value (R12, R13)"), "{equal}: {e}");
+    }
+}
