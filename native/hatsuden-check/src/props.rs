@@ -158,6 +158,19 @@ pub fn kind_name(m: &Move) -> &'static str {
     KIND_NAMES[m.kind_rank() as usize]
 }
 
+/// The zones R9 watches on a step, as its messages name them, by the player who is not moving;
+/// the move's own zone is one of `DECK`, `DISCARDS`, `TECH_DECK`, `PLACED_ACCUMULATOR` and
+/// `PLACED_SMART`.
+const ZONES: [[&str; 9]; 2] = [
+    ["hand0", "known0", "deck", "discards", "board0", "tech_hand0", "tech_deck", "accumulator", "smart"],
+    ["hand1", "known1", "deck", "discards", "board1", "tech_hand1", "tech_deck", "accumulator", "smart"],
+];
+const DECK: usize = 2;
+const DISCARDS: usize = 3;
+const TECH_DECK: usize = 6;
+const PLACED_ACCUMULATOR: usize = 7;
+const PLACED_SMART: usize = 8;
+
 /// Move kinds by `kind_rank`.
 pub const KIND_NAMES: [&str; 17] = [
     "Construct",
@@ -251,6 +264,12 @@ fn counts(v: &[u8]) -> [u8; MAX_KINDS] {
     let mut out = [0u8; MAX_KINDS];
     out[..v.len()].copy_from_slice(v);
     out
+}
+
+/// Whether a count array (every count, up to [`MAX_KINDS`]) is all zeros, a word at a time.
+#[inline]
+fn no_cards(counts: &[u8; MAX_KINDS]) -> bool {
+    counts.chunks_exact(8).fold(0u64, |any, w| any | u64::from_le_bytes(w.try_into().expect("8 counts"))) == 0
 }
 
 fn within(part: &[u8], whole: &[u8]) -> bool {
@@ -601,57 +620,37 @@ impl Props {
         }
         let mover = before.current_player();
         let other = 1 - mover;
-        // R9: only the zones the move names change (besides the mover's own).
-        let mut changed: [&'static str; 9] = [""; 9];
-        let mut n = 0;
-        let mut note = |name: &'static str| {
-            changed[n] = name;
-            n += 1;
+        // R9: only the zones the move names change (besides the mover's own): a bit per zone of
+        // `ZONES` (the names are read only for the message). The zones as whole arrays (the
+        // counts past the rule set's cards are 0 in every state).
+        let changed = [
+            !same_counts(before.hand_array(other), after.hand_array(other))
+                || before.hand_size(other) != after.hand_size(other),
+            !same_counts(before.known_array(other), after.known_array(other)),
+            !same_counts(before.deck_array(), after.deck_array()) || before.deck_size() != after.deck_size(),
+            !same_counts(before.discard_array(), after.discard_array()),
+            !same_stacks(before.board(other), after.board(other)),
+            before.tech_hand(other) != after.tech_hand(other),
+            before.tech_deck() != after.tech_deck(),
+            before.accumulator() != after.accumulator(),
+            before.smart() != after.smart(),
+        ]
+        .iter()
+        .enumerate()
+        .fold(0u16, |bits, (zone, &c)| bits | (c as u16) << zone);
+        let may = match m {
+            Move::Discard { .. } | Move::DrawFromDiscard { .. } => 1 << DISCARDS,
+            Move::PlaceAccumulator { .. } => 1 << PLACED_ACCUMULATOR,
+            Move::PlaceSmart { .. } => 1 << PLACED_SMART,
+            Move::Deal { .. } => 1 << DECK,
+            Move::DealTech { .. } => 1 << TECH_DECK,
+            _ => 0u16,
         };
-        // The zones as whole arrays (the counts past the rule set's cards are 0 in every state).
-        if !same_counts(before.hand_array(other), after.hand_array(other))
-            || before.hand_size(other) != after.hand_size(other)
-        {
-            note(if other == 0 { "hand0" } else { "hand1" });
-        }
-        if !same_counts(before.known_array(other), after.known_array(other)) {
-            note(if other == 0 { "known0" } else { "known1" });
-        }
-        if !same_counts(before.deck_array(), after.deck_array()) || before.deck_size() != after.deck_size() {
-            note("deck");
-        }
-        if !same_counts(before.discard_array(), after.discard_array()) {
-            note("discards");
-        }
-        if !same_stacks(before.board(other), after.board(other)) {
-            note(if other == 0 { "board0" } else { "board1" });
-        }
-        if before.tech_hand(other) != after.tech_hand(other) {
-            note(if other == 0 { "tech_hand0" } else { "tech_hand1" });
-        }
-        if before.tech_deck() != after.tech_deck() {
-            note("tech_deck");
-        }
-        if before.accumulator() != after.accumulator() {
-            note("accumulator");
-        }
-        if before.smart() != after.smart() {
-            note("smart");
-        }
-        if n > 0 {
-            let may: &str = match m {
-                Move::Discard { .. } | Move::DrawFromDiscard { .. } => "discards",
-                Move::PlaceAccumulator { .. } => "accumulator",
-                Move::PlaceSmart { .. } => "smart",
-                Move::Deal { .. } => "deck",
-                Move::DealTech { .. } => "tech_deck",
-                _ => "",
-            };
-            // (The list is built only for the message: most moves change only the zone they name.)
-            if changed[..n].iter().any(|&name| name != may) {
-                let left: Vec<&str> = changed[..n].iter().copied().filter(|&name| name != may).collect();
-                out.push(("R9", format!("{} changed zones it does not name: {left:?}", kind_name(m))));
-            }
+        let left = changed & !may;
+        if left != 0 {
+            let left: Vec<&str> =
+                (0..ZONES[other].len()).filter(|z| left >> z & 1 == 1).map(|z| ZONES[other][z]).collect();
+            out.push(("R9", format!("{} changed zones it does not name: {left:?}", kind_name(m))));
         }
         let chance = before.pending();
         let ends_turn = matches!(m, Move::DrawFromDiscard { .. } | Move::EndTurn)
@@ -736,16 +735,24 @@ impl Props {
     /// with the mover known to hold each non-empty sub-multiset of their hand (and the other
     /// player a sub-multiset of theirs) must lead to the same position, keep the known cards in
     /// the hand and change them only as R36 says.
-    #[inline(never)]
+    ///
+    /// With no card in the mover's hand and none taken, no card can be known: nothing to replay.
+    /// Most steps are such, so that test is inlined into the caller and the replays are not.
+    #[inline]
     pub fn knowledge_problems(&self, before: &State, m: &Move, after: &State, out: &mut Vec<Problem>) {
+        let taking = matches!(m, Move::DrawFromDiscard { .. });
+        if taking || !no_cards(before.hand_array(before.current_player())) {
+            self.knowledge_replays(before, m, after, out);
+        }
+    }
+
+    /// [`Props::knowledge_problems`] of a step that holds or takes a card.
+    #[inline(never)]
+    fn knowledge_replays(&self, before: &State, m: &Move, after: &State, out: &mut Vec<Problem>) {
         let mover = before.current_player();
-        // The hand as its fixed-size array (the counts past the rule set's cards are 0): a copy
-        // and a comparison without a call.
+        // The hand as its fixed-size array (the counts past the rule set's cards are 0).
         let mine = *before.hand_array(mover);
         let taking = matches!(m, Move::DrawFromDiscard { .. });
-        if same_counts(&mine, &[0; MAX_KINDS]) && !taking {
-            return;
-        }
         let (mut ours_buf, mut theirs_buf);
         let (ours, theirs): (&[[u8; MAX_KINDS]], &[[u8; MAX_KINDS]]) = if self.subsets.is_empty() {
             ours_buf = [[0u8; MAX_KINDS]; 32];
