@@ -400,11 +400,13 @@ impl Props {
                 out.push(("R25", format!("stall counter {} reached the limit, the game goes on", s.stall_count())));
             }
         }
-        if matches!(s.phase(), Phase::Action | Phase::Draw) {
-            // R19, R21: tolerance city_demand + 1, one more on the Accumulator's city.
+        // R19, R21: tolerance city_demand + 1, one more on the Accumulator's city (so a row within
+        // city_demand + 1 is within its tolerance, as most are).
+        let least = r.city_demand as u64 + 1;
+        if matches!(s.phase(), Phase::Action | Phase::Draw) && supply.iter().flatten().any(|&sup| sup > least) {
             for (pl, rows) in supply.iter().enumerate() {
                 for (row, &sup) in rows.iter().enumerate() {
-                    let tol = r.city_demand as u64 + 1 + (s.accumulator() == Some((pl, row))) as u64;
+                    let tol = least + (s.accumulator() == Some((pl, row))) as u64;
                     if sup > tol {
                         out.push((
                             "R21",
