@@ -1,14 +1,16 @@
 //! The memo of the R29 check: `score()` reads only the grids and the Smart column, so a pair
 //! checked once need not be checked again (the Python checker checks once per pair too).
 
-use hatsuden::{same_stacks, Rules, Stack, State};
+use hatsuden::{same_stacks, Stack, State, Tables};
 
 /// The grids and Smart columns whose score (R29) was checked and found right: a direct-mapped
 /// cache of [`ScoreMemo::SLOTS`] entries, exact (an entry answers only for grids and a Smart
 /// column equal to its own, under the same rules: every stack of both grids is compared, cards,
 /// length and flags). `score()` reads nothing else of a state.
 pub struct ScoreMemo {
-    rules: Option<Rules>,
+    /// The rule set of the entries, by its interned tables (one per rule set: the same address
+    /// iff the same rules).
+    tables: Option<&'static Tables>,
     /// Stacks of one entry: both grids.
     cells: usize,
     /// Per slot: the hash of its grids and Smart column (`u64::MAX`: empty) and its Smart column.
@@ -17,6 +19,12 @@ pub struct ScoreMemo {
     grids: Vec<Stack>,
     /// Whether the memo remembers (not [`ScoreMemo::none`]).
     on: bool,
+    /// The hashes of the last two states [`ScoreMemo::prefetch`] was given, by address: the
+    /// search prefetches the state it probes next, so the probe need not hash it again. An
+    /// address only says where to look first: if the state there has changed since, the hash is
+    /// wrong and the probe merely misses (an entry answers only for grids equal to its own,
+    /// compared in full), then checks the score.
+    ahead: [(usize, u64); 2],
 }
 
 /// Where a state's grids go in the memo: what [`ScoreMemo::probe`] found missing.
@@ -31,7 +39,7 @@ impl ScoreMemo {
 
     /// A memo that remembers nothing (every state is checked).
     pub fn none() -> ScoreMemo {
-        ScoreMemo { rules: None, cells: 0, tags: Vec::new(), grids: Vec::new(), on: false }
+        ScoreMemo { tables: None, cells: 0, tags: Vec::new(), grids: Vec::new(), on: false, ahead: [(0, 0); 2] }
     }
 
     /// An empty memo.
@@ -54,31 +62,37 @@ impl ScoreMemo {
     /// Start loading the entry [`ScoreMemo::probe`] will read for `s` into the cache (the
     /// search calls it one state ahead: an entry is read at random from 13 MB).
     #[inline]
-    pub(crate) fn prefetch(&self, s: &State) {
+    pub(crate) fn prefetch(&mut self, s: &State) {
         if self.tags.is_empty() {
             return;
         }
-        let slot = Self::hash(s) as usize % Self::SLOTS;
+        let hash = Self::hash(s);
+        self.ahead = [self.ahead[1], (s as *const State as usize, hash)];
+        let slot = hash as usize % Self::SLOTS;
         prefetch(&self.tags[slot]);
         for cell in self.grids[slot * self.cells..(slot + 1) * self.cells].iter().step_by(2) {
             prefetch(cell);
         }
     }
 
-    /// Whether the score of `s`'s grids and Smart column was checked under `rules`: `Ok` if so,
-    /// else where to [`ScoreMemo::insert`] it once found right.
-    pub(crate) fn probe(&mut self, rules: &Rules, s: &State) -> Result<(), Option<Miss>> {
+    /// Whether the score of `s`'s grids and Smart column was checked under the rules of `tables`:
+    /// `Ok` if so, else where to [`ScoreMemo::insert`] it once found right.
+    pub(crate) fn probe(&mut self, tables: &'static Tables, s: &State) -> Result<(), Option<Miss>> {
         if !self.on {
             return Err(None);
         }
         let n = s.board(0).len();
-        if self.rules != Some(*rules) {
-            self.rules = Some(*rules);
+        if !self.tables.is_some_and(|t| std::ptr::eq(t, tables)) {
+            self.tables = Some(tables);
             self.cells = 2 * n;
             self.tags = vec![(u64::MAX, None); Self::SLOTS];
             self.grids = vec![Stack::default(); Self::SLOTS * 2 * n];
         }
-        let hash = Self::hash(s);
+        let address = s as *const State as usize;
+        let hash = match self.ahead {
+            [(a, h), _] | [_, (a, h)] if a == address => h,
+            _ => Self::hash(s),
+        };
         let slot = hash as usize % Self::SLOTS;
         let (h, smart) = self.tags[slot];
         let grids = &self.grids[slot * self.cells..(slot + 1) * self.cells];

@@ -8,7 +8,7 @@
 pub use crate::memo::ScoreMemo;
 use hatsuden::{same_counts, same_stacks, Pending, DOWNSIZED, SECRET};
 use hatsuden::{
-    score, Decision, Move, Overflow, Phase, Rules, State, TechTiming, Tiebreak, ACCUMULATOR, DOWN, MAX_KINDS,
+    score, Decision, Move, Overflow, Phase, Rules, State, Tables, TechTiming, Tiebreak, ACCUMULATOR, DOWN, MAX_KINDS,
     SECRET_BUILD, SMART,
 };
 
@@ -50,20 +50,35 @@ pub const PROPERTIES: &[(&str, &str)] = &[
 pub struct Props {
     /// The rule set.
     pub rules: Rules,
+    /// Its tables, interned: one per rule set for the whole process, so that two rule sets are
+    /// equal iff their tables are the same (the key of the R29 memo, compared as an address).
+    tables: &'static Tables,
     /// Identify states by position.
     pub positions: bool,
     kinds: usize,
     e: usize,
-    mv: u8,
     variants: bool,
     /// R40 by position (R36): whether a held card was just drawn is checked on the steps.
     fresh_by_step: bool,
     /// The sub-multisets of every possible hand, by hand code (when there are few hands).
     subsets: Vec<Vec<[u8; MAX_KINDS]>>,
+    /// The value of every card index (R2: `index % max_value + 1`), looked up (no division).
+    values: [u8; 256],
+    /// The tech cards the rule set holds, one byte a tech card ([`tech_bytes`]): R3's count.
+    techs_held: u64,
 }
 
 fn value_of(p: &Props, card: u8) -> u64 {
-    (card % p.mv) as u64 + 1
+    p.values[card as usize] as u64
+}
+
+/// The bits 0..3 of a tech card set as the bytes 0..3 of a word (byte k = 1 iff tech k is in the
+/// set): the four shifted copies of the four bits land at bits 0..3, 7..10, 14..17, 21..24 (no
+/// overlap, so no carry), and bit k of copy k is bit 8k. Sets so spread add up to a count of
+/// each tech card a byte (R3 counts at most 24 of one: no byte overflows).
+#[inline]
+fn tech_bytes(bits: u8) -> u64 {
+    ((bits as u64 & 0xF) * 0x0020_4081) & 0x0101_0101
 }
 
 /// The canonical sort key of a move (R34): kind, card, cell, secret; a FlipSet by its cells.
@@ -143,6 +158,19 @@ pub fn kind_name(m: &Move) -> &'static str {
     KIND_NAMES[m.kind_rank() as usize]
 }
 
+/// The zones R9 watches on a step, as its messages name them, by the player who is not moving;
+/// the move's own zone is one of `DECK`, `DISCARDS`, `TECH_DECK`, `PLACED_ACCUMULATOR` and
+/// `PLACED_SMART`.
+const ZONES: [[&str; 9]; 2] = [
+    ["hand0", "known0", "deck", "discards", "board0", "tech_hand0", "tech_deck", "accumulator", "smart"],
+    ["hand1", "known1", "deck", "discards", "board1", "tech_hand1", "tech_deck", "accumulator", "smart"],
+];
+const DECK: usize = 2;
+const DISCARDS: usize = 3;
+const TECH_DECK: usize = 6;
+const PLACED_ACCUMULATOR: usize = 7;
+const PLACED_SMART: usize = 8;
+
 /// Move kinds by `kind_rank`.
 pub const KIND_NAMES: [&str; 17] = [
     "Construct",
@@ -185,10 +213,15 @@ pub fn oracle(p: &Props, s: &State) -> ([i64; 2], usize, Decision) {
     let mut gen = [[0u64; 5]; 2];
     let mut supply = [[0u64; 2]; 2];
     for (pl, (g, sup)) in gen.iter_mut().zip(supply.iter_mut()).enumerate() {
-        for (c, st) in s.board(pl).iter().enumerate() {
-            let v = if st.is_empty() || !st.is_plant() { 0 } else { value_of(p, st.cards()[st.cards().len() - 1]) };
-            g[c % e] += v;
-            sup[c / e] += v;
+        // Row by row: a cell's energy and row without a division.
+        for (row, cells) in s.board(pl).chunks(e).enumerate() {
+            for (col, st) in cells.iter().enumerate() {
+                if st.is_plant() {
+                    let v = value_of(p, st.top());
+                    g[col] += v;
+                    sup[row] += v;
+                }
+            }
         }
     }
     let smart = s.smart();
@@ -233,6 +266,12 @@ fn counts(v: &[u8]) -> [u8; MAX_KINDS] {
     out
 }
 
+/// Whether a count array (every count, up to [`MAX_KINDS`]) is all zeros, a word at a time.
+#[inline]
+fn no_cards(counts: &[u8; MAX_KINDS]) -> bool {
+    counts.chunks_exact(8).fold(0u64, |any, w| any | u64::from_le_bytes(w.try_into().expect("8 counts"))) == 0
+}
+
 fn within(part: &[u8], whole: &[u8]) -> bool {
     part.iter().zip(whole).all(|(a, b)| a <= b)
 }
@@ -241,15 +280,21 @@ impl Props {
     /// The checks for `rules`; `positions`: states are positions (R36 by `knowledge_problems`).
     pub fn new(rules: &Rules, positions: bool) -> Props {
         let t = rules.tables().expect("a valid rule set");
+        let mut values = [0u8; 256];
+        for (card, v) in values.iter_mut().enumerate() {
+            *v = (card as u8 % t.mv) + 1;
+        }
         Props {
             rules: *rules,
+            tables: t,
             positions,
             kinds: t.kinds,
             e: t.e,
-            mv: t.mv,
             variants: rules.tech_timing != TechTiming::Keep || rules.overflow != Overflow::OneAtATime,
             fresh_by_step: positions && rules.tech_timing == TechTiming::PlaceAtOnce,
             subsets: Self::subset_table(t.kinds, t.copies),
+            values,
+            techs_held: tech_bytes(rules.techs),
         }
     }
 
@@ -289,53 +334,60 @@ impl Props {
     pub fn state_violations_memo(&self, s: &State, moves: &[Move], memo: &mut ScoreMemo, out: &mut Vec<Problem>) {
         // The memo is probed first (its answer is used last): a probe usually misses the cache
         // (13 MB of entries read at random), and the checks below run while it loads.
-        let probe = memo.probe(&self.rules, s);
+        let probe = memo.probe(self.tables, s);
         let r = &self.rules;
-        // R2-R4: every plant card is in exactly one place; a flipped stack keeps its cards.
-        let mut cards = [0u32; MAX_KINDS];
-        for zone in [s.hand_counts(0), s.hand_counts(1), s.deck_counts(), s.discard_counts()] {
-            for (i, &n) in zone.iter().enumerate() {
-                cards[i] += n as u32;
-            }
+        let e = self.e;
+        // R2-R4: every plant card is in exactly one place; a flipped stack keeps its cards. The
+        // four zones in one pass over the cards, with the hands' sizes (R22). A count is at most
+        // 4 × 255 in the zones and 2 × 10 × 22 on the grids: a u16 holds it.
+        let hands = [s.hand_counts(0), s.hand_counts(1)];
+        let n = hands[0].len();
+        let (h0, h1, deck, discards) = (hands[0], &hands[1][..n], &s.deck_counts()[..n], &s.discard_counts()[..n]);
+        let mut cards = [0u16; MAX_KINDS];
+        let mut held = [0usize; 2];
+        for (i, count) in cards[..n].iter_mut().enumerate() {
+            *count = h0[i] as u16 + h1[i] as u16 + deck[i] as u16 + discards[i] as u16;
+            held[0] += h0[i] as usize;
+            held[1] += h1[i] as usize;
         }
-        // R3: every tech card once: tech deck, tech hands, placed, or spent on a stack.
-        let mut techs = [0u32; 4];
-        let mut add_bits = |bits: u8| {
-            for (k, n) in techs.iter_mut().enumerate() {
-                *n += (bits >> k & 1) as u32;
-            }
-        };
-        add_bits(s.tech_deck());
-        add_bits(s.tech_hand(0));
-        add_bits(s.tech_hand(1));
-        if s.accumulator().is_some() {
-            techs[ACCUMULATOR as usize] += 1;
-        }
-        if s.smart().is_some() {
-            techs[SMART as usize] += 1;
-        }
+        // R3: every tech card once: tech deck, tech hands, placed, or spent on a stack (a count
+        // a byte, `tech_bytes`).
+        let mut techs = tech_bytes(s.tech_deck())
+            + tech_bytes(s.tech_hand(0))
+            + tech_bytes(s.tech_hand(1))
+            + ((s.accumulator().is_some() as u64) << (8 * ACCUMULATOR))
+            + ((s.smart().is_some() as u64) << (8 * SMART));
+        // One pass over the grids: the cards (R4), the spent tech cards (R3), whether each grid
+        // is full (R24) and the supply of each row (R21).
         let mut full = [true, true];
-        for (pl, f) in full.iter_mut().enumerate() {
-            for st in s.board(pl) {
-                if st.is_empty() {
-                    *f = false;
-                    continue;
+        let mut supply = [[0u64; 2]; 2];
+        let (mut secret, mut down) = (0u64, 0u64);
+        for pl in 0..2 {
+            for (row, cells) in s.board(pl).chunks(e).enumerate() {
+                for st in cells {
+                    if st.is_empty() {
+                        full[pl] = false;
+                        continue;
+                    }
+                    for &c in st.cards() {
+                        cards[c as usize] += 1;
+                    }
+                    secret += (st.flags & SECRET != 0) as u64;
+                    down += (st.flags & DOWNSIZED != 0) as u64;
+                    if st.is_plant() {
+                        supply[pl][row] += value_of(self, st.top());
+                    }
                 }
-                for &c in st.cards() {
-                    cards[c as usize] += 1;
-                }
-                techs[SECRET_BUILD as usize] += (st.flags & SECRET != 0) as u32;
-                techs[DOWN as usize] += (st.flags & DOWNSIZED != 0) as u32;
             }
         }
-        if cards[..self.kinds].iter().any(|&n| n != r.copies) {
+        techs += (secret << (8 * SECRET_BUILD)) + (down << (8 * DOWN));
+        if cards[..self.kinds].iter().any(|&n| n as u32 != r.copies) {
             out.push(("R4", format!("plant cards are not conserved: {:?}", &cards[..self.kinds])));
         }
-        if (0..4).any(|k| techs[k] != (r.techs >> k & 1) as u32) {
+        if techs != self.techs_held {
             out.push(("R3", "tech cards are not conserved".into()));
         }
-        for pl in 0..2 {
-            let len: usize = s.hand_counts(pl).iter().map(|&n| n as usize).sum();
+        for (pl, &len) in held.iter().enumerate() {
             if len > r.hand_size as usize || s.hand_size(pl) != len {
                 out.push(("R22", format!("player {pl} holds {len} cards (hand_size {})", r.hand_size)));
             }
@@ -348,16 +400,13 @@ impl Props {
                 out.push(("R25", format!("stall counter {} reached the limit, the game goes on", s.stall_count())));
             }
         }
-        if matches!(s.phase(), Phase::Action | Phase::Draw) {
-            // R19, R21: tolerance city_demand + 1, one more on the Accumulator's city.
-            for pl in 0..2 {
-                for row in 0..2 {
-                    let tol = r.city_demand as u64 + 1 + (s.accumulator() == Some((pl, row))) as u64;
-                    let sup: u64 = s.board(pl)[row * self.e..row * self.e + self.e]
-                        .iter()
-                        .filter(|st| st.is_plant())
-                        .map(|st| value_of(self, st.cards()[st.cards().len() - 1]))
-                        .sum();
+        // R19, R21: tolerance city_demand + 1, one more on the Accumulator's city (so a row within
+        // city_demand + 1 is within its tolerance, as most are).
+        let least = r.city_demand as u64 + 1;
+        if matches!(s.phase(), Phase::Action | Phase::Draw) && supply.iter().flatten().any(|&sup| sup > least) {
+            for (pl, rows) in supply.iter().enumerate() {
+                for (row, &sup) in rows.iter().enumerate() {
+                    let tol = least + (s.accumulator() == Some((pl, row))) as u64;
                     if sup > tol {
                         out.push((
                             "R21",
@@ -573,57 +622,37 @@ impl Props {
         }
         let mover = before.current_player();
         let other = 1 - mover;
-        // R9: only the zones the move names change (besides the mover's own).
-        let mut changed: [&'static str; 9] = [""; 9];
-        let mut n = 0;
-        let mut note = |name: &'static str| {
-            changed[n] = name;
-            n += 1;
+        // R9: only the zones the move names change (besides the mover's own): a bit per zone of
+        // `ZONES` (the names are read only for the message). The zones as whole arrays (the
+        // counts past the rule set's cards are 0 in every state).
+        let changed = [
+            !same_counts(before.hand_array(other), after.hand_array(other))
+                || before.hand_size(other) != after.hand_size(other),
+            !same_counts(before.known_array(other), after.known_array(other)),
+            !same_counts(before.deck_array(), after.deck_array()) || before.deck_size() != after.deck_size(),
+            !same_counts(before.discard_array(), after.discard_array()),
+            !same_stacks(before.board(other), after.board(other)),
+            before.tech_hand(other) != after.tech_hand(other),
+            before.tech_deck() != after.tech_deck(),
+            before.accumulator() != after.accumulator(),
+            before.smart() != after.smart(),
+        ]
+        .iter()
+        .enumerate()
+        .fold(0u16, |bits, (zone, &c)| bits | (c as u16) << zone);
+        let may = match m {
+            Move::Discard { .. } | Move::DrawFromDiscard { .. } => 1 << DISCARDS,
+            Move::PlaceAccumulator { .. } => 1 << PLACED_ACCUMULATOR,
+            Move::PlaceSmart { .. } => 1 << PLACED_SMART,
+            Move::Deal { .. } => 1 << DECK,
+            Move::DealTech { .. } => 1 << TECH_DECK,
+            _ => 0u16,
         };
-        // The zones as whole arrays (the counts past the rule set's cards are 0 in every state).
-        if !same_counts(before.hand_array(other), after.hand_array(other))
-            || before.hand_size(other) != after.hand_size(other)
-        {
-            note(if other == 0 { "hand0" } else { "hand1" });
-        }
-        if !same_counts(before.known_array(other), after.known_array(other)) {
-            note(if other == 0 { "known0" } else { "known1" });
-        }
-        if !same_counts(before.deck_array(), after.deck_array()) || before.deck_size() != after.deck_size() {
-            note("deck");
-        }
-        if !same_counts(before.discard_array(), after.discard_array()) {
-            note("discards");
-        }
-        if !same_stacks(before.board(other), after.board(other)) {
-            note(if other == 0 { "board0" } else { "board1" });
-        }
-        if before.tech_hand(other) != after.tech_hand(other) {
-            note(if other == 0 { "tech_hand0" } else { "tech_hand1" });
-        }
-        if before.tech_deck() != after.tech_deck() {
-            note("tech_deck");
-        }
-        if before.accumulator() != after.accumulator() {
-            note("accumulator");
-        }
-        if before.smart() != after.smart() {
-            note("smart");
-        }
-        if n > 0 {
-            let may: &str = match m {
-                Move::Discard { .. } | Move::DrawFromDiscard { .. } => "discards",
-                Move::PlaceAccumulator { .. } => "accumulator",
-                Move::PlaceSmart { .. } => "smart",
-                Move::Deal { .. } => "deck",
-                Move::DealTech { .. } => "tech_deck",
-                _ => "",
-            };
-            // (The list is built only for the message: most moves change only the zone they name.)
-            if changed[..n].iter().any(|&name| name != may) {
-                let left: Vec<&str> = changed[..n].iter().copied().filter(|&name| name != may).collect();
-                out.push(("R9", format!("{} changed zones it does not name: {left:?}", kind_name(m))));
-            }
+        let left = changed & !may;
+        if left != 0 {
+            let left: Vec<&str> =
+                (0..ZONES[other].len()).filter(|z| left >> z & 1 == 1).map(|z| ZONES[other][z]).collect();
+            out.push(("R9", format!("{} changed zones it does not name: {left:?}", kind_name(m))));
         }
         let chance = before.pending();
         let ends_turn = matches!(m, Move::DrawFromDiscard { .. } | Move::EndTurn)
@@ -708,16 +737,24 @@ impl Props {
     /// with the mover known to hold each non-empty sub-multiset of their hand (and the other
     /// player a sub-multiset of theirs) must lead to the same position, keep the known cards in
     /// the hand and change them only as R36 says.
-    #[inline(never)]
+    ///
+    /// With no card in the mover's hand and none taken, no card can be known: nothing to replay.
+    /// Most steps are such, so that test is inlined into the caller and the replays are not.
+    #[inline]
     pub fn knowledge_problems(&self, before: &State, m: &Move, after: &State, out: &mut Vec<Problem>) {
+        let taking = matches!(m, Move::DrawFromDiscard { .. });
+        if taking || !no_cards(before.hand_array(before.current_player())) {
+            self.knowledge_replays(before, m, after, out);
+        }
+    }
+
+    /// [`Props::knowledge_problems`] of a step that holds or takes a card.
+    #[inline(never)]
+    fn knowledge_replays(&self, before: &State, m: &Move, after: &State, out: &mut Vec<Problem>) {
         let mover = before.current_player();
-        // The hand as its fixed-size array (the counts past the rule set's cards are 0): a copy
-        // and a comparison without a call.
+        // The hand as its fixed-size array (the counts past the rule set's cards are 0).
         let mine = *before.hand_array(mover);
         let taking = matches!(m, Move::DrawFromDiscard { .. });
-        if same_counts(&mine, &[0; MAX_KINDS]) && !taking {
-            return;
-        }
         let (mut ours_buf, mut theirs_buf);
         let (ours, theirs): (&[[u8; MAX_KINDS]], &[[u8; MAX_KINDS]]) = if self.subsets.is_empty() {
             ours_buf = [[0u8; MAX_KINDS]; 32];
@@ -899,6 +936,37 @@ pub fn required_events(rules: &Rules) -> Vec<String> {
 mod tests {
     use super::*;
     use hatsuden::{new_game, SplitMix64};
+
+    /// R3: `tech_bytes` puts tech k of a set in byte k, and sums of spread sets (with counts
+    /// added a byte each, as the state check does) count each tech card in its byte.
+    #[test]
+    fn tech_bytes_count_each_tech_in_its_byte() {
+        for bits in 0..=255u8 {
+            let w = tech_bytes(bits);
+            for k in 0..8 {
+                assert_eq!(w >> (8 * k) & 0xFF, if k < 4 { (bits >> k & 1) as u64 } else { 0 }, "{bits:#x}");
+            }
+        }
+        let mut g = SplitMix64::new(7);
+        for _ in 0..10_000 {
+            let sets = [g.next() as u8, g.next() as u8, g.next() as u8];
+            let extra = [g.next() % 21, g.next() % 21];
+            let mut word = sets.iter().map(|&b| tech_bytes(b)).sum::<u64>();
+            word += (extra[0] << (8 * SECRET_BUILD)) + (extra[1] << (8 * DOWN));
+            for k in 0..4u8 {
+                let mut count = sets.iter().map(|&b| (b >> k & 1) as u64).sum::<u64>();
+                count += if k == SECRET_BUILD {
+                    extra[0]
+                } else if k == DOWN {
+                    extra[1]
+                } else {
+                    0
+                };
+                assert_eq!(word >> (8 * k) & 0xFF, count);
+            }
+            assert_eq!(word >> 32, 0);
+        }
+    }
 
     /// R34: the one-word key orders every move (but a FlipSet) as the canonical sort key does.
     #[test]
