@@ -68,7 +68,7 @@ pub fn format_summary(r: &CheckResult) -> String {
         format!("longest game      {longest}"),
         format!("time              {:.2} s  ({} states/s)", r.seconds, thousands(r.states_per_second() as u64)),
         format!("peak memory       {} MB", thousands(r.peak_memory_mb as u64)),
-        "checks            every check on every state and transition (native: R35 and R29 on all)".into(),
+        "checks            R35 on 1 transition in 16, R29 score() once or more per grids and Smart; the rest on all".into(),
     ];
     if let Some(u) = &r.unreduced {
         lines.extend(unreduced_lines(u, r.positions));
@@ -255,7 +255,7 @@ pub fn result_json(r: &CheckResult) -> String {
     };
     let layers: Vec<String> = r.layer_sizes.iter().map(|x| x.to_string()).collect();
     format!(
-        "{{\"result\": {}, \"states\": {}, \"transitions\": {}, \"terminal_states\": {terminal}, \"terminal_by_reason\": {{{}}}, \"chance_nodes\": {}, \"max_depth\": {}, \"longest_game\": {}, \"seconds\": {}, \"states_per_second\": {}, \"peak_memory_mb\": {}, \"rules\": {}, \"violations\": [{}], \"unreached\": [{}], \"coverage_required\": {}, \"events\": {{{}}}, \"exhaustive\": true, \"positions\": {}, \"engine\": \"native\", \"workers\": {}, \"soundness_checked\": {}, \"collision_probability\": {}, \"collision_bound\": {}, \"fingerprint_bits\": {FINGERPRINT_BITS}, \"table_bytes\": {}, \"stopped_by\": {}, \"layer_sizes\": [{}], \"packed_words\": {}, \"symmetry\": {}, \"orbits\": {}, \"unreduced\": {}, \"layered\": {}, \"native_engine\": \"{}\"}}",
+        "{{\"result\": {}, \"states\": {}, \"transitions\": {}, \"terminal_states\": {terminal}, \"terminal_by_reason\": {{{}}}, \"chance_nodes\": {}, \"max_depth\": {}, \"longest_game\": {}, \"seconds\": {}, \"states_per_second\": {}, \"peak_memory_mb\": {}, \"rules\": {}, \"violations\": [{}], \"unreached\": [{}], \"coverage_required\": {}, \"events\": {{{}}}, \"exhaustive\": false, \"positions\": {}, \"engine\": \"native\", \"workers\": {}, \"soundness_checked\": {}, \"collision_probability\": {}, \"collision_bound\": {}, \"fingerprint_bits\": {FINGERPRINT_BITS}, \"table_bytes\": {}, \"stopped_by\": {}, \"layer_sizes\": [{}], \"packed_words\": {}, \"symmetry\": {}, \"orbits\": {}, \"unreduced\": {}, \"layered\": {}, \"native_engine\": \"{}\"}}",
         json_str(&r.result),
         r.states,
         r.transitions,
