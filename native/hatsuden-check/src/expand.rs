@@ -518,23 +518,7 @@ pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) -> usize {
 /// many it kept and how many keys it dropped as visited.
 fn sort_and_filter(part: &mut [Record], visited: &Visited) -> (usize, usize) {
     part.sort_unstable();
-    let (mut j, mut dropped) = (0, 0);
-    let mut prev = None;
-    for i in 0..part.len() {
-        let r = part[i];
-        let key = record_key(&r);
-        if prev == Some(key) {
-            continue;
-        }
-        prev = Some(key);
-        if visited.contains(key) {
-            dropped += 1;
-            continue;
-        }
-        part[j] = r;
-        j += 1;
-    }
-    (j, dropped)
+    filter_sorted(part, visited)
 }
 
 /// Top bits of a record's fingerprint that choose its partition ([`partition_records`]).
@@ -568,35 +552,136 @@ pub(crate) fn partition_records(records: &mut Vec<Record>) -> Parts {
 }
 
 /// [`compact`] for the records of several chunks, each ordered by partition
-/// ([`partition_records`]): the partitions in parallel, each gathered from every chunk, sorted,
-/// deduplicated and filtered (a key's records are all in one partition); then the kept records
-/// are copied into `out` in partition order, which is key order. Returns how many were dropped as
-/// visited.
+/// ([`partition_records`]): the partitions in parallel, each gathered from every chunk straight
+/// into its place in `out` (the partitions' sizes summed over the chunks), sorted there
+/// ([`sort_partition`]), deduplicated and filtered (a key's records are all in one partition),
+/// keeping the rest at the front of its place; last, the kept records are moved together, in
+/// partition order, which is key order. Returns how many were dropped as visited.
 pub(crate) fn compact_parts(chunks: &[(Vec<Record>, Parts)], visited: &Visited, out: &mut Vec<Record>) -> usize {
-    let kept: Vec<(Vec<Record>, usize)> = (0..PARTS)
-        .into_par_iter()
-        .map(|p| {
-            let n = chunks.iter().map(|(_, e)| (e[p + 1] - e[p]) as usize).sum();
-            let mut v = Vec::with_capacity(n);
-            for (records, e) in chunks {
-                v.extend_from_slice(&records[e[p] as usize..e[p + 1] as usize]);
-            }
-            let (n, dropped) = sort_and_filter(&mut v, visited);
-            v.truncate(n);
-            (v, dropped)
-        })
-        .collect();
+    let mut starts = [0usize; PARTS + 1];
+    for p in 0..PARTS {
+        starts[p + 1] = starts[p] + chunks.iter().map(|(_, e)| (e[p + 1] - e[p]) as usize).sum::<usize>();
+    }
     out.clear();
-    out.resize(kept.iter().map(|(v, _)| v.len()).sum(), [0; 2]);
-    let mut slices = Vec::with_capacity(PARTS);
+    out.resize(starts[PARTS], [0; 2]);
+    let mut places = Vec::with_capacity(PARTS);
     let mut rest = &mut out[..];
-    for (v, _) in &kept {
-        let (slice, tail) = std::mem::take(&mut rest).split_at_mut(v.len());
-        slices.push(slice);
+    for p in 0..PARTS {
+        let (place, tail) = std::mem::take(&mut rest).split_at_mut(starts[p + 1] - starts[p]);
+        places.push(place);
         rest = tail;
     }
-    slices.into_par_iter().zip(kept.par_iter()).for_each(|(slice, (v, _))| slice.copy_from_slice(v));
-    kept.iter().map(|(_, d)| d).sum()
+    let kept: Vec<(usize, usize)> = places
+        .into_par_iter()
+        .enumerate()
+        .map(|(p, place)| {
+            sort_partition(chunks, p, place);
+            filter_sorted(place, visited)
+        })
+        .collect();
+    let mut at = 0;
+    let mut dropped = 0;
+    for (p, &(n, d)) in kept.iter().enumerate() {
+        out.copy_within(starts[p]..starts[p] + n, at);
+        at += n;
+        dropped += d;
+    }
+    out.truncate(at);
+    dropped
+}
+
+thread_local! {
+    /// Each worker's bucket offsets for [`sort_partition`] (no allocation a partition).
+    static BUCKETS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Records a bucket of [`sort_partition`] sorts by insertion; a larger one (many transitions
+/// to one state, or a skewed hash) by `sort_unstable`, so that no input is quadratic.
+const INSERTION_MAX: usize = 16;
+
+/// Gather partition `p` of every chunk into `place` (as long as the partition's records),
+/// sorted as `sort_unstable` sorts them, by (key, link). A radix pass instead of a comparison
+/// sort: the fingerprints are uniform (a hash), so the bits below the partition's split its
+/// records into about one bucket per two records (a counting pass, then each record copied
+/// straight to its bucket), which leaves buckets of a few records to sort, by insertion. The
+/// buckets' order is the keys' order, and records are compared whole, so equal keys come out in
+/// link order: the first of each key is the one with the smallest parent and move rank, as with
+/// the comparison sort.
+fn sort_partition(chunks: &[(Vec<Record>, Parts)], p: usize, place: &mut [Record]) {
+    let n = place.len();
+    if n == 0 {
+        return;
+    }
+    let bits = n.ilog2().min(16);
+    // The `bits` bits of the fingerprint below its partition bits (none: one bucket).
+    let digit = |r: &Record| ((r[0] << PART_BITS) >> 1 >> (63 - bits)) as usize;
+    let slices = || chunks.iter().map(|(records, e)| &records[e[p] as usize..e[p + 1] as usize]);
+    BUCKETS.with(|b| {
+        let mut next = b.borrow_mut();
+        let buckets = 1usize << bits;
+        next.clear();
+        next.resize(buckets + 1, 0);
+        for r in slices().flatten() {
+            next[digit(r) + 1] += 1;
+        }
+        for d in 0..buckets {
+            next[d + 1] += next[d];
+        }
+        debug_assert_eq!(next[buckets] as usize, n);
+        // next[d]: where the next record of bucket d goes; once all are placed, the end of
+        // bucket d, the start of bucket d + 1.
+        for r in slices().flatten() {
+            let d = digit(r);
+            place[next[d] as usize] = *r;
+            next[d] += 1;
+        }
+        let mut start = 0;
+        for &end in next[..buckets].iter() {
+            let bucket = &mut place[start..end as usize];
+            if bucket.len() <= INSERTION_MAX {
+                insertion_sort(bucket);
+            } else {
+                bucket.sort_unstable();
+            }
+            start = end as usize;
+        }
+    });
+}
+
+/// Sort a few records by insertion.
+#[inline]
+fn insertion_sort(v: &mut [Record]) {
+    for i in 1..v.len() {
+        let r = v[i];
+        let mut j = i;
+        while j > 0 && r < v[j - 1] {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = r;
+    }
+}
+
+/// Keep the first record of each key of the sorted `part` that is not visited at its front;
+/// returns how many it kept and how many keys it dropped as visited.
+fn filter_sorted(part: &mut [Record], visited: &Visited) -> (usize, usize) {
+    let (mut j, mut dropped) = (0, 0);
+    let mut prev = None;
+    for i in 0..part.len() {
+        let r = part[i];
+        let key = record_key(&r);
+        if prev == Some(key) {
+            continue;
+        }
+        prev = Some(key);
+        if visited.contains(key) {
+            dropped += 1;
+            continue;
+        }
+        part[j] = r;
+        j += 1;
+    }
+    (j, dropped)
 }
 
 /// `records` cut at the ends of `groups`.
@@ -691,6 +776,58 @@ pub(crate) fn soundness_problems(stored: &State, full: &State, s: &State, moves:
 mod tests {
     use super::*;
     use hatsuden::SplitMix64;
+
+    /// The radix pass of [`sort_partition`] sorts each partition as `sort_unstable` does: on
+    /// random records, none, one, many repeated keys (one bucket sorted by `sort_unstable`),
+    /// many keys in one bucket, and buckets just below and above the insertion sort's limit.
+    #[test]
+    fn sort_partition_is_sort_unstable() {
+        let mut g = SplitMix64::new(11);
+        let random = |g: &mut SplitMix64| {
+            let key = (g.next() as u128) << 20 | (g.next() & 0xfffff) as u128;
+            record(key, g.next() % 1000, (g.next() % 7) as usize)
+        };
+        let mut inputs: Vec<Vec<Record>> = vec![Vec::new()];
+        for n in [1usize, 2, 3, 100, 5000, 70_000] {
+            inputs.push((0..n).map(|_| random(&mut g)).collect());
+        }
+        // One key, 3,000 links (many equal keys).
+        let key = record_key(&random(&mut g));
+        inputs.push((0..3000).map(|_| record(key, g.next() % 1000, (g.next() % 7) as usize)).collect());
+        // A few keys each repeated, in every size around INSERTION_MAX.
+        for m in [INSERTION_MAX - 1, INSERTION_MAX, INSERTION_MAX + 1, 40] {
+            let keys: Vec<u128> = (0..50).map(|_| record_key(&random(&mut g))).collect();
+            inputs.push((0..50 * m).map(|i| record(keys[i % 50], g.next() % 1000, (g.next() % 7) as usize)).collect());
+        }
+        // Distinct keys sharing their top 40 bits (one bucket), and the same at the top of a
+        // partition and at its bottom.
+        for top in [0x0123_4567_89u128, 0xff_ffff_ffff, 0] {
+            inputs.push(
+                (0..2000).map(|_| record(top << 44 | (g.next() as u128 & ((1 << 44) - 1)), g.next() % 9, 0)).collect(),
+            );
+        }
+        for v in inputs {
+            let n = v.len();
+            // In chunks of random sizes, each ordered by partition.
+            let mut chunks = Vec::new();
+            let mut at = 0;
+            while at < n {
+                let end = (at + 1 + (g.next() % 3000) as usize).min(n);
+                let mut part = v[at..end].to_vec();
+                let ends = partition_records(&mut part);
+                chunks.push((part, ends));
+                at = end;
+            }
+            for p in 0..PARTS {
+                let mut want: Vec<Record> =
+                    v.iter().filter(|r| (r[0] >> (64 - PART_BITS)) as usize == p).copied().collect();
+                want.sort_unstable();
+                let mut got = vec![[0u64; 2]; want.len()];
+                sort_partition(&chunks, p, &mut got);
+                assert_eq!(got, want, "{n} records, partition {p}");
+            }
+        }
+    }
 
     /// Delayed duplicate detection gives what the comparison sort, `dedup` and a filter give:
     /// the first record of each key in (key, link) order, none visited, in that order; on
