@@ -801,7 +801,7 @@ mod tests {
         }
         // Distinct keys sharing their top 40 bits (one bucket), and the same at the top of a
         // partition and at its bottom.
-        for top in [0x0123_4567_89u128, 0xff_ffff_ffff, 0] {
+        for top in [0x12_3456_7890u128, 0xff_ffff_ffff, 0] {
             inputs.push(
                 (0..2000).map(|_| record(top << 44 | (g.next() as u128 & ((1 << 44) - 1)), g.next() % 9, 0)).collect(),
             );
