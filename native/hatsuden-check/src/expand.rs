@@ -518,7 +518,16 @@ pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) -> usize {
 /// many it kept and how many keys it dropped as visited.
 fn sort_and_filter(part: &mut [Record], visited: &Visited) -> (usize, usize) {
     part.sort_unstable();
-    filter_sorted(part, visited)
+    let distinct = dedup_sorted(part);
+    let mut j = 0;
+    for i in 0..distinct {
+        let r = part[i];
+        if !visited.contains(record_key(&r)) {
+            part[j] = r;
+            j += 1;
+        }
+    }
+    (j, distinct - j)
 }
 
 /// Top bits of a record's fingerprint that choose its partition ([`partition_records`]).
@@ -552,12 +561,15 @@ pub(crate) fn partition_records(records: &mut Vec<Record>) -> Parts {
 }
 
 /// [`compact`] for the records of several chunks, each ordered by partition
-/// ([`partition_records`]): the partitions in parallel, each gathered from every chunk straight
-/// into its place in `out` (the partitions' sizes summed over the chunks), sorted there
-/// ([`sort_partition`]), deduplicated and filtered (a key's records are all in one partition),
-/// keeping the rest at the front of its place; last, the kept records are moved together, in
-/// partition order, which is key order. Returns how many were dropped as visited.
-pub(crate) fn compact_parts(chunks: &[(Vec<Record>, Parts)], visited: &Visited, out: &mut Vec<Record>) -> usize {
+/// ([`partition_records`]), fused with the visited set's merge: the partitions in parallel,
+/// each gathered from every chunk straight into its place in `out` (the partitions' sizes
+/// summed over the chunks), sorted there ([`sort_partition`]) and deduplicated; then its keys
+/// go into its group of the visited set ([`crate::table::Group::insert_new`]: a key's records
+/// are all in one partition, and a partition's keys all in one group), where the visited ones
+/// are found and dropped by the merge itself, the others kept at the front of its place. Last,
+/// the kept records are moved together, in partition order, which is key order. Returns how
+/// many were dropped as visited; the kept ones' keys are visited on return.
+pub(crate) fn compact_parts(chunks: &[(Vec<Record>, Parts)], visited: &mut Visited, out: &mut Vec<Record>) -> usize {
     let mut starts = [0usize; PARTS + 1];
     for p in 0..PARTS {
         starts[p + 1] = starts[p] + chunks.iter().map(|(_, e)| (e[p + 1] - e[p]) as usize).sum::<usize>();
@@ -573,10 +585,13 @@ pub(crate) fn compact_parts(chunks: &[(Vec<Record>, Parts)], visited: &Visited, 
     }
     let kept: Vec<(usize, usize)> = places
         .into_par_iter()
+        .zip(visited.groups(PARTS))
         .enumerate()
-        .map(|(p, place)| {
+        .map(|(p, (place, mut group))| {
             sort_partition(chunks, p, place);
-            filter_sorted(place, visited)
+            let distinct = dedup_sorted(place);
+            let kept = group.insert_new(&mut place[..distinct], record_key);
+            (kept, distinct - kept)
         })
         .collect();
     let mut at = 0;
@@ -587,6 +602,7 @@ pub(crate) fn compact_parts(chunks: &[(Vec<Record>, Parts)], visited: &Visited, 
         dropped += d;
     }
     out.truncate(at);
+    visited.len += at as u64;
     dropped
 }
 
@@ -662,26 +678,19 @@ fn insertion_sort(v: &mut [Record]) {
     }
 }
 
-/// Keep the first record of each key of the sorted `part` that is not visited at its front;
-/// returns how many it kept and how many keys it dropped as visited.
-fn filter_sorted(part: &mut [Record], visited: &Visited) -> (usize, usize) {
-    let (mut j, mut dropped) = (0, 0);
-    let mut prev = None;
+/// Keep the first record of each key of the sorted `part` at its front; returns how many.
+fn dedup_sorted(part: &mut [Record]) -> usize {
+    let mut j = 0;
     for i in 0..part.len() {
         let r = part[i];
-        let key = record_key(&r);
-        if prev == Some(key) {
-            continue;
-        }
-        prev = Some(key);
-        if visited.contains(key) {
-            dropped += 1;
+        // The key's bits: all of the first word, the top of the second.
+        if j > 0 && part[j - 1][0] == r[0] && (part[j - 1][1] ^ r[1]) >> LINK_BITS == 0 {
             continue;
         }
         part[j] = r;
         j += 1;
     }
-    (j, dropped)
+    j
 }
 
 /// `records` cut at the ends of `groups`.
@@ -869,13 +878,23 @@ mod tests {
                 chunks.push((part, ends));
                 at = end;
             }
-            let mut out = vec![[1, 1]];
-            let dropped_parts = compact_parts(&chunks, &visited, &mut out);
             let dropped = compact(&mut v, &visited);
             assert_eq!(v, want, "{n} records");
             assert_eq!(dropped, distinct - want.len(), "{n} records");
+            // compact_parts also makes the kept keys visited.
+            let mut out = vec![[1, 1]];
+            let dropped_parts = compact_parts(&chunks, &mut visited, &mut out);
             assert_eq!(out, want, "{n} records in chunks");
             assert_eq!(dropped_parts, dropped, "{n} records in chunks");
+            assert_eq!(visited.len, (seen.len() + want.len()) as u64, "{n} records in chunks");
+            assert!(v.iter().chain(&want).all(|r| visited.contains(record_key(r))), "{n} records in chunks");
+            let mut all: Vec<u128> = seen.iter().copied().chain(want.iter().map(record_key)).collect();
+            all.sort_unstable();
+            let offsets = visited.offsets();
+            assert_eq!(offsets[offsets.len() - 1], all.len() as u64, "{n} records in chunks");
+            for (i, &key) in all.iter().enumerate() {
+                assert_eq!(visited.rank(&offsets, key), Some(i as u64), "{n} records in chunks");
+            }
         }
     }
 }
