@@ -563,10 +563,11 @@ pub(crate) fn partition_records(records: &mut Vec<Record>) -> Parts {
 /// [`compact`] for the records of several chunks, each ordered by partition
 /// ([`partition_records`]), fused with the visited set's merge: the partitions in parallel,
 /// each gathered from every chunk straight into its place in `out` (the partitions' sizes
-/// summed over the chunks), sorted there ([`sort_partition`]) and deduplicated; then its keys
-/// go into its group of the visited set ([`crate::table::Group::insert_new`]: a key's records
-/// are all in one partition, and a partition's keys all in one group), where the visited ones
-/// are found and dropped by the merge itself, the others kept at the front of its place. Last,
+/// summed over the chunks) and sorted there ([`sort_partition`]); then its keys go into its
+/// group of the visited set ([`crate::table::Group::insert_new`]: a key's records are all in one
+/// partition, and a partition's keys all in one group), where the merge itself drops the
+/// repeated keys and the visited ones, and the first record of each key not visited is kept at
+/// the front of its place. Last,
 /// the kept records are moved together, in partition order, which is key order. Returns how
 /// many were dropped as visited; the kept ones' keys are visited on return.
 pub(crate) fn compact_parts(chunks: &[(Vec<Record>, Parts)], visited: &mut Visited, out: &mut Vec<Record>) -> usize {
@@ -589,9 +590,7 @@ pub(crate) fn compact_parts(chunks: &[(Vec<Record>, Parts)], visited: &mut Visit
         .enumerate()
         .map(|(p, (place, mut group))| {
             sort_partition(chunks, p, place);
-            let distinct = dedup_sorted(place);
-            let kept = group.insert_new(&mut place[..distinct], record_key);
-            (kept, distinct - kept)
+            group.insert_new(place, record_key)
         })
         .collect();
     let mut at = 0;

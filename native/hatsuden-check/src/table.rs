@@ -97,9 +97,9 @@ struct Super {
 }
 
 impl Super {
-    /// Insert the keys `key_at(0..n)` (sorted, distinct, all of this super-shard) that it does
-    /// not hold; `kept` is called with the index of each key inserted, in order. Returns how
-    /// many.
+    /// Insert the keys `key_at(0..n)` (sorted, all of this super-shard) that it does not hold,
+    /// each once; `kept` is called with the index of each key inserted (its first), in order.
+    /// Returns how many were inserted and how many distinct keys were held (visited).
     ///
     /// One forward pass: the runs of stored words between the shards that receive keys are
     /// copied whole, each receiving shard is merged with its keys (a key found there is visited:
@@ -112,16 +112,17 @@ impl Super {
         key_at: impl Fn(usize) -> u128,
         spare: &mut Vec<u64>,
         mut kept: impl FnMut(usize),
-    ) -> usize {
+    ) -> (usize, usize) {
         let old = &self.data;
         let need = old.len() + n;
         if spare.capacity() < need {
-            // A sixteenth to spare, so that the next layers' keys often fit.
-            *spare = Vec::with_capacity(need + need / 16);
+            // A quarter to spare, so that the next layers' keys often fit.
+            *spare = Vec::with_capacity(need + need / 4);
         }
         spare.clear();
         // Keys inserted so far; the first shard whose offset has not moved yet; old words copied.
         let (mut added, mut fixed, mut copied) = (0u32, 0usize, 0usize);
+        let mut visited = 0;
         let mut i = 0;
         let mut k = if n > 0 { key_at(0) } else { 0 };
         while i < n {
@@ -135,16 +136,23 @@ impl Super {
             fixed = sub + 1;
             spare.extend_from_slice(&old[copied..from]);
             let mut a = from;
+            // The shard's last key (none yet: an old word there is not a key of this run).
+            let mut prev = None;
             loop {
                 let x = k as u64;
-                while a < to && old[a] < x {
-                    spare.push(old[a]);
-                    a += 1;
-                }
-                if a == to || old[a] != x {
-                    spare.push(x);
-                    added += 1;
-                    kept(i);
+                if prev != Some(x) {
+                    prev = Some(x);
+                    while a < to && old[a] < x {
+                        spare.push(old[a]);
+                        a += 1;
+                    }
+                    if a == to || old[a] != x {
+                        spare.push(x);
+                        added += 1;
+                        kept(i);
+                    } else {
+                        visited += 1;
+                    }
                 }
                 i += 1;
                 if i == n {
@@ -163,7 +171,7 @@ impl Super {
         }
         debug_assert_eq!(self.offs[SUBS] as usize, spare.len());
         std::mem::swap(&mut self.data, spare);
-        added as usize
+        (added as usize, visited)
     }
 }
 
@@ -180,13 +188,14 @@ pub(crate) struct Group<'a> {
 }
 
 impl Group<'_> {
-    /// Insert the keys of `items` (sorted by key, distinct, all of this group) that are not
-    /// visited, keeping their items at the front of `items`, in order. Returns how many.
-    pub(crate) fn insert_new<T: Copy>(&mut self, items: &mut [T], key: impl Fn(&T) -> u128) -> usize {
+    /// Insert the keys of `items` (sorted by key, all of this group) that are not visited,
+    /// keeping the first item of each at the front of `items`, in order. Returns how many, and
+    /// how many distinct keys were visited.
+    pub(crate) fn insert_new<T: Copy>(&mut self, items: &mut [T], key: impl Fn(&T) -> u128) -> (usize, usize) {
         // Read and moved down in place (an item only moves to an index not read again).
         let cells = Cell::from_mut(items).as_slice_of_cells();
         let mut at = 0;
-        let mut j = 0;
+        let (mut j, mut visited) = (0, 0);
         SPARE.with(|spare| {
             let spare = &mut spare.borrow_mut();
             while at < cells.len() {
@@ -194,7 +203,7 @@ impl Group<'_> {
                 debug_assert!(g >= self.first && g < self.first + self.supers.len(), "a key of another group");
                 let run = &cells[at..];
                 let n = run.partition_point(|c| shard_of(key(&c.get())) >> SUB_BITS == g);
-                self.supers[g - self.first].insert(
+                let (_, v) = self.supers[g - self.first].insert(
                     n,
                     |i| key(&run[i].get()),
                     spare,
@@ -203,10 +212,11 @@ impl Group<'_> {
                         j += 1;
                     },
                 );
+                visited += v;
                 at += n;
             }
         });
-        j
+        (j, visited)
     }
 }
 
@@ -251,9 +261,9 @@ impl Visited {
             let hi = new.partition_point(|k| shard_of(key(k)) < first + SUBS);
             if lo < hi {
                 let add = &new[lo..hi];
-                let added =
+                let (added, _) =
                     SPARE.with(|spare| sup.insert(add.len(), |i| key(&add[i]), &mut spare.borrow_mut(), |_| ()));
-                debug_assert_eq!(added, hi - lo, "a merged key was visited");
+                debug_assert_eq!(added, hi - lo, "a merged key was visited or repeated");
             }
         });
     }
