@@ -454,27 +454,34 @@ pub(crate) fn emit_kept(
             // The state, and the part of `succ`, holding the block's first transition.
             let mut k = first_edge.partition_point(|&e| e as usize <= base * 64).saturating_sub(1);
             let mut part = succ_first.partition_point(|&f| f <= base * 64).saturating_sub(1);
-            let mut j = 0;
+            // The transitions of state k and of part `part` (the ends, while t is below them).
+            let (mut edges, mut edges_end) = (first_edge[k] as usize, first_edge[k + 1] as usize);
+            let (mut slots, mut slots_end) = (succ_first[part], succ_first[part + 1]);
+            let mut outs = packed.chunks_exact_mut(w).zip(parents.iter_mut()).zip(keys.chunks_exact_mut(KEY_BYTES));
             for (i, &word) in block.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
                     let t = (base + i) * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    while first_edge[k + 1] as usize <= t {
+                    while edges_end <= t {
                         k += 1;
+                        edges = edges_end;
+                        edges_end = first_edge[k + 1] as usize;
                     }
-                    while succ_first[part + 1] <= t {
+                    while slots_end <= t {
                         part += 1;
+                        slots = slots_end;
+                        slots_end = succ_first[part + 1];
                     }
-                    let rank = (t - first_edge[k] as usize) as u64;
-                    let at = (t - succ_first[part]) * w;
+                    let rank = (t - edges) as u64;
+                    let at = (t - slots) * w;
                     let slot = &succ[part][at..at + w];
                     let key = fingerprint(slot);
                     sum = sum.wrapping_add(key);
-                    packed[j * w..j * w + w].copy_from_slice(slot);
-                    parents[j] = (layer_start + k as u64) | rank << 56;
-                    keys[j * KEY_BYTES..(j + 1) * KEY_BYTES].copy_from_slice(&key_bytes(key));
-                    j += 1;
+                    let ((p, parent), k_bytes) = outs.next().expect("a slot for each marked transition");
+                    p.copy_from_slice(slot);
+                    *parent = (layer_start + k as u64) | rank << 56;
+                    k_bytes.copy_from_slice(&key_bytes(key));
                 }
             }
             sum
