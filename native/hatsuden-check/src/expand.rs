@@ -544,10 +544,12 @@ pub(crate) const PARTS: usize = 1 << PART_BITS;
 /// Where each partition of a chunk's records starts, and the end.
 pub(crate) type Parts = [u32; PARTS + 1];
 
-/// Order a chunk's records by partition, the top bits of their fingerprints (a stable counting
-/// sort, done by the worker that made them): [`compact_parts`] then gathers each partition
-/// from every chunk without a serial pass over all the records.
-pub(crate) fn partition_records(records: &mut Vec<Record>) -> Parts {
+/// Order a chunk's records by partition, the top bits of their fingerprints (done by the
+/// worker that made them): [`compact_parts`] then gathers each partition from every chunk
+/// without a serial pass over all the records. In place, one pass of an in-place radix sort
+/// (American flag sort, as [`bucket_records`]): no copy of the records to allocate and fill.
+/// (The order within a partition does not matter: it is sorted whole afterwards.)
+pub(crate) fn partition_records(records: &mut [Record]) -> Parts {
     let part = |r: &Record| (r[0] >> (64 - PART_BITS)) as usize;
     let mut ends = [0u32; PARTS + 1];
     for r in records.iter() {
@@ -556,14 +558,25 @@ pub(crate) fn partition_records(records: &mut Vec<Record>) -> Parts {
     for p in 0..PARTS {
         ends[p + 1] += ends[p];
     }
-    let mut next = ends;
-    let mut out = vec![[0u64; 2]; records.len()];
-    for r in records.iter() {
-        let p = part(r);
-        out[next[p] as usize] = *r;
-        next[p] += 1;
+    // heads[p]: the next place of partition p not yet holding one of its records.
+    let mut heads = ends;
+    for p in 0..PARTS {
+        while heads[p] < ends[p + 1] {
+            // Carry the record at the head of partition p to its own partition, and the one
+            // found there on, until one belongs to partition p.
+            let mut r = records[heads[p] as usize];
+            loop {
+                let d = part(&r);
+                if d == p {
+                    break;
+                }
+                std::mem::swap(&mut r, &mut records[heads[d] as usize]);
+                heads[d] += 1;
+            }
+            records[heads[p] as usize] = r;
+            heads[p] += 1;
+        }
     }
-    *records = out;
     ends
 }
 
@@ -879,8 +892,15 @@ mod tests {
             while at < n {
                 let end = (at + 1 + (g.next() % 5000) as usize).min(n);
                 let mut part = v[at..end].to_vec();
+                let mut want = part.clone();
                 let ends = partition_records(&mut part);
                 assert!(part.windows(2).all(|p| p[0][0] >> 58 <= p[1][0] >> 58), "{n} records");
+                assert!((0..PARTS)
+                    .all(|p| part[ends[p] as usize..ends[p + 1] as usize].iter().all(|r| (r[0] >> 58) as usize == p)));
+                let mut got = part.clone();
+                got.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(got, want, "{n} records: the same records");
                 chunks.push((part, ends));
                 at = end;
             }
