@@ -454,27 +454,34 @@ pub(crate) fn emit_kept(
             // The state, and the part of `succ`, holding the block's first transition.
             let mut k = first_edge.partition_point(|&e| e as usize <= base * 64).saturating_sub(1);
             let mut part = succ_first.partition_point(|&f| f <= base * 64).saturating_sub(1);
-            let mut j = 0;
+            // The transitions of state k and of part `part` (the ends, while t is below them).
+            let (mut edges, mut edges_end) = (first_edge[k] as usize, first_edge[k + 1] as usize);
+            let (mut slots, mut slots_end) = (succ_first[part], succ_first[part + 1]);
+            let mut outs = packed.chunks_exact_mut(w).zip(parents.iter_mut()).zip(keys.chunks_exact_mut(KEY_BYTES));
             for (i, &word) in block.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
                     let t = (base + i) * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    while first_edge[k + 1] as usize <= t {
+                    while edges_end <= t {
                         k += 1;
+                        edges = edges_end;
+                        edges_end = first_edge[k + 1] as usize;
                     }
-                    while succ_first[part + 1] <= t {
+                    while slots_end <= t {
                         part += 1;
+                        slots = slots_end;
+                        slots_end = succ_first[part + 1];
                     }
-                    let rank = (t - first_edge[k] as usize) as u64;
-                    let at = (t - succ_first[part]) * w;
+                    let rank = (t - edges) as u64;
+                    let at = (t - slots) * w;
                     let slot = &succ[part][at..at + w];
                     let key = fingerprint(slot);
                     sum = sum.wrapping_add(key);
-                    packed[j * w..j * w + w].copy_from_slice(slot);
-                    parents[j] = (layer_start + k as u64) | rank << 56;
-                    keys[j * KEY_BYTES..(j + 1) * KEY_BYTES].copy_from_slice(&key_bytes(key));
-                    j += 1;
+                    let ((p, parent), k_bytes) = outs.next().expect("a slot for each marked transition");
+                    p.copy_from_slice(slot);
+                    *parent = (layer_start + k as u64) | rank << 56;
+                    k_bytes.copy_from_slice(&key_bytes(key));
                 }
             }
             sum
@@ -518,23 +525,16 @@ pub(crate) fn compact(records: &mut Vec<Record>, visited: &Visited) -> usize {
 /// many it kept and how many keys it dropped as visited.
 fn sort_and_filter(part: &mut [Record], visited: &Visited) -> (usize, usize) {
     part.sort_unstable();
-    let (mut j, mut dropped) = (0, 0);
-    let mut prev = None;
-    for i in 0..part.len() {
+    let distinct = dedup_sorted(part);
+    let mut j = 0;
+    for i in 0..distinct {
         let r = part[i];
-        let key = record_key(&r);
-        if prev == Some(key) {
-            continue;
+        if !visited.contains(record_key(&r)) {
+            part[j] = r;
+            j += 1;
         }
-        prev = Some(key);
-        if visited.contains(key) {
-            dropped += 1;
-            continue;
-        }
-        part[j] = r;
-        j += 1;
     }
-    (j, dropped)
+    (j, distinct - j)
 }
 
 /// Top bits of a record's fingerprint that choose its partition ([`partition_records`]).
@@ -544,10 +544,12 @@ pub(crate) const PARTS: usize = 1 << PART_BITS;
 /// Where each partition of a chunk's records starts, and the end.
 pub(crate) type Parts = [u32; PARTS + 1];
 
-/// Order a chunk's records by partition, the top bits of their fingerprints (a stable counting
-/// sort, done by the worker that made them): [`compact_parts`] then gathers each partition
-/// from every chunk without a serial pass over all the records.
-pub(crate) fn partition_records(records: &mut Vec<Record>) -> Parts {
+/// Order a chunk's records by partition, the top bits of their fingerprints (done by the
+/// worker that made them): [`compact_parts`] then gathers each partition from every chunk
+/// without a serial pass over all the records. In place, one pass of an in-place radix sort
+/// (American flag sort, as [`bucket_records`]): no copy of the records to allocate and fill.
+/// (The order within a partition does not matter: it is sorted whole afterwards.)
+pub(crate) fn partition_records(records: &mut [Record]) -> Parts {
     let part = |r: &Record| (r[0] >> (64 - PART_BITS)) as usize;
     let mut ends = [0u32; PARTS + 1];
     for r in records.iter() {
@@ -556,47 +558,158 @@ pub(crate) fn partition_records(records: &mut Vec<Record>) -> Parts {
     for p in 0..PARTS {
         ends[p + 1] += ends[p];
     }
-    let mut next = ends;
-    let mut out = vec![[0u64; 2]; records.len()];
-    for r in records.iter() {
-        let p = part(r);
-        out[next[p] as usize] = *r;
-        next[p] += 1;
+    // heads[p]: the next place of partition p not yet holding one of its records.
+    let mut heads = ends;
+    for p in 0..PARTS {
+        while heads[p] < ends[p + 1] {
+            // Carry the record at the head of partition p to its own partition, and the one
+            // found there on, until one belongs to partition p.
+            let mut r = records[heads[p] as usize];
+            loop {
+                let d = part(&r);
+                if d == p {
+                    break;
+                }
+                std::mem::swap(&mut r, &mut records[heads[d] as usize]);
+                heads[d] += 1;
+            }
+            records[heads[p] as usize] = r;
+            heads[p] += 1;
+        }
     }
-    *records = out;
     ends
 }
 
 /// [`compact`] for the records of several chunks, each ordered by partition
-/// ([`partition_records`]): the partitions in parallel, each gathered from every chunk, sorted,
-/// deduplicated and filtered (a key's records are all in one partition); then the kept records
-/// are copied into `out` in partition order, which is key order. Returns how many were dropped as
-/// visited.
-pub(crate) fn compact_parts(chunks: &[(Vec<Record>, Parts)], visited: &Visited, out: &mut Vec<Record>) -> usize {
-    let kept: Vec<(Vec<Record>, usize)> = (0..PARTS)
-        .into_par_iter()
-        .map(|p| {
-            let n = chunks.iter().map(|(_, e)| (e[p + 1] - e[p]) as usize).sum();
-            let mut v = Vec::with_capacity(n);
-            for (records, e) in chunks {
-                v.extend_from_slice(&records[e[p] as usize..e[p + 1] as usize]);
-            }
-            let (n, dropped) = sort_and_filter(&mut v, visited);
-            v.truncate(n);
-            (v, dropped)
-        })
-        .collect();
+/// ([`partition_records`]), fused with the visited set's merge: the partitions in parallel,
+/// each gathered from every chunk straight into its place in `out` (the partitions' sizes
+/// summed over the chunks) and sorted there ([`sort_partition`]); then its keys go into its
+/// group of the visited set ([`crate::table::Group::insert_new`]: a key's records are all in one
+/// partition, and a partition's keys all in one group), where the merge itself drops the
+/// repeated keys and the visited ones, and the first record of each key not visited is kept at
+/// the front of its place. Last,
+/// the kept records are moved together, in partition order, which is key order. Returns how
+/// many were dropped as visited; the kept ones' keys are visited on return.
+pub(crate) fn compact_parts(chunks: &[(Vec<Record>, Parts)], visited: &mut Visited, out: &mut Vec<Record>) -> usize {
+    let mut starts = [0usize; PARTS + 1];
+    for p in 0..PARTS {
+        starts[p + 1] = starts[p] + chunks.iter().map(|(_, e)| (e[p + 1] - e[p]) as usize).sum::<usize>();
+    }
     out.clear();
-    out.resize(kept.iter().map(|(v, _)| v.len()).sum(), [0; 2]);
-    let mut slices = Vec::with_capacity(PARTS);
+    out.resize(starts[PARTS], [0; 2]);
+    let mut places = Vec::with_capacity(PARTS);
     let mut rest = &mut out[..];
-    for (v, _) in &kept {
-        let (slice, tail) = std::mem::take(&mut rest).split_at_mut(v.len());
-        slices.push(slice);
+    for p in 0..PARTS {
+        let (place, tail) = std::mem::take(&mut rest).split_at_mut(starts[p + 1] - starts[p]);
+        places.push(place);
         rest = tail;
     }
-    slices.into_par_iter().zip(kept.par_iter()).for_each(|(slice, (v, _))| slice.copy_from_slice(v));
-    kept.iter().map(|(_, d)| d).sum()
+    let kept: Vec<(usize, usize)> = places
+        .into_par_iter()
+        .zip(visited.groups(PARTS))
+        .enumerate()
+        .map(|(p, (place, mut group))| {
+            sort_partition(chunks, p, place);
+            group.insert_new(place, record_key)
+        })
+        .collect();
+    let mut at = 0;
+    let mut dropped = 0;
+    for (p, &(n, d)) in kept.iter().enumerate() {
+        out.copy_within(starts[p]..starts[p] + n, at);
+        at += n;
+        dropped += d;
+    }
+    out.truncate(at);
+    visited.len += at as u64;
+    dropped
+}
+
+thread_local! {
+    /// Each worker's bucket offsets for [`sort_partition`] (no allocation a partition).
+    static BUCKETS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Records a bucket of [`sort_partition`] sorts by insertion; a larger one (many transitions
+/// to one state, or a skewed hash) by `sort_unstable`, so that no input is quadratic.
+const INSERTION_MAX: usize = 16;
+
+/// Gather partition `p` of every chunk into `place` (as long as the partition's records),
+/// sorted as `sort_unstable` sorts them, by (key, link). A radix pass instead of a comparison
+/// sort: the fingerprints are uniform (a hash), so the bits below the partition's split its
+/// records into about one bucket per two records (a counting pass, then each record copied
+/// straight to its bucket), which leaves buckets of a few records to sort, by insertion. The
+/// buckets' order is the keys' order, and records are compared whole, so equal keys come out in
+/// link order: the first of each key is the one with the smallest parent and move rank, as with
+/// the comparison sort.
+fn sort_partition(chunks: &[(Vec<Record>, Parts)], p: usize, place: &mut [Record]) {
+    let n = place.len();
+    if n == 0 {
+        return;
+    }
+    let bits = n.ilog2().min(16);
+    // The `bits` bits of the fingerprint below its partition bits (none: one bucket).
+    let digit = |r: &Record| ((r[0] << PART_BITS) >> 1 >> (63 - bits)) as usize;
+    let slices = || chunks.iter().map(|(records, e)| &records[e[p] as usize..e[p + 1] as usize]);
+    BUCKETS.with(|b| {
+        let mut next = b.borrow_mut();
+        let buckets = 1usize << bits;
+        next.clear();
+        next.resize(buckets + 1, 0);
+        for r in slices().flatten() {
+            next[digit(r) + 1] += 1;
+        }
+        for d in 0..buckets {
+            next[d + 1] += next[d];
+        }
+        debug_assert_eq!(next[buckets] as usize, n);
+        // next[d]: where the next record of bucket d goes; once all are placed, the end of
+        // bucket d, the start of bucket d + 1.
+        for r in slices().flatten() {
+            let d = digit(r);
+            place[next[d] as usize] = *r;
+            next[d] += 1;
+        }
+        let mut start = 0;
+        for &end in next[..buckets].iter() {
+            let bucket = &mut place[start..end as usize];
+            if bucket.len() <= INSERTION_MAX {
+                insertion_sort(bucket);
+            } else {
+                bucket.sort_unstable();
+            }
+            start = end as usize;
+        }
+    });
+}
+
+/// Sort a few records by insertion.
+#[inline]
+fn insertion_sort(v: &mut [Record]) {
+    for i in 1..v.len() {
+        let r = v[i];
+        let mut j = i;
+        while j > 0 && r < v[j - 1] {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = r;
+    }
+}
+
+/// Keep the first record of each key of the sorted `part` at its front; returns how many.
+fn dedup_sorted(part: &mut [Record]) -> usize {
+    let mut j = 0;
+    for i in 0..part.len() {
+        let r = part[i];
+        // The key's bits: all of the first word, the top of the second.
+        if j > 0 && part[j - 1][0] == r[0] && (part[j - 1][1] ^ r[1]) >> LINK_BITS == 0 {
+            continue;
+        }
+        part[j] = r;
+        j += 1;
+    }
+    j
 }
 
 /// `records` cut at the ends of `groups`.
@@ -692,6 +805,58 @@ mod tests {
     use super::*;
     use hatsuden::SplitMix64;
 
+    /// The radix pass of [`sort_partition`] sorts each partition as `sort_unstable` does: on
+    /// random records, none, one, many repeated keys (one bucket sorted by `sort_unstable`),
+    /// many keys in one bucket, and buckets just below and above the insertion sort's limit.
+    #[test]
+    fn sort_partition_is_sort_unstable() {
+        let mut g = SplitMix64::new(11);
+        let random = |g: &mut SplitMix64| {
+            let key = (g.next() as u128) << 20 | (g.next() & 0xfffff) as u128;
+            record(key, g.next() % 1000, (g.next() % 7) as usize)
+        };
+        let mut inputs: Vec<Vec<Record>> = vec![Vec::new()];
+        for n in [1usize, 2, 3, 100, 5000, 70_000] {
+            inputs.push((0..n).map(|_| random(&mut g)).collect());
+        }
+        // One key, 3,000 links (many equal keys).
+        let key = record_key(&random(&mut g));
+        inputs.push((0..3000).map(|_| record(key, g.next() % 1000, (g.next() % 7) as usize)).collect());
+        // A few keys each repeated, in every size around INSERTION_MAX.
+        for m in [INSERTION_MAX - 1, INSERTION_MAX, INSERTION_MAX + 1, 40] {
+            let keys: Vec<u128> = (0..50).map(|_| record_key(&random(&mut g))).collect();
+            inputs.push((0..50 * m).map(|i| record(keys[i % 50], g.next() % 1000, (g.next() % 7) as usize)).collect());
+        }
+        // Distinct keys sharing their top 40 bits (one bucket), and the same at the top of a
+        // partition and at its bottom.
+        for top in [0x12_3456_7890u128, 0xff_ffff_ffff, 0] {
+            inputs.push(
+                (0..2000).map(|_| record(top << 44 | (g.next() as u128 & ((1 << 44) - 1)), g.next() % 9, 0)).collect(),
+            );
+        }
+        for v in inputs {
+            let n = v.len();
+            // In chunks of random sizes, each ordered by partition.
+            let mut chunks = Vec::new();
+            let mut at = 0;
+            while at < n {
+                let end = (at + 1 + (g.next() % 3000) as usize).min(n);
+                let mut part = v[at..end].to_vec();
+                let ends = partition_records(&mut part);
+                chunks.push((part, ends));
+                at = end;
+            }
+            for p in 0..PARTS {
+                let mut want: Vec<Record> =
+                    v.iter().filter(|r| (r[0] >> (64 - PART_BITS)) as usize == p).copied().collect();
+                want.sort_unstable();
+                let mut got = vec![[0u64; 2]; want.len()];
+                sort_partition(&chunks, p, &mut got);
+                assert_eq!(got, want, "{n} records, partition {p}");
+            }
+        }
+    }
+
     /// Delayed duplicate detection gives what the comparison sort, `dedup` and a filter give:
     /// the first record of each key in (key, link) order, none visited, in that order; on
     /// sizes around the radix sort's thresholds, with many repeated keys and visited keys.
@@ -727,18 +892,35 @@ mod tests {
             while at < n {
                 let end = (at + 1 + (g.next() % 5000) as usize).min(n);
                 let mut part = v[at..end].to_vec();
+                let mut want = part.clone();
                 let ends = partition_records(&mut part);
                 assert!(part.windows(2).all(|p| p[0][0] >> 58 <= p[1][0] >> 58), "{n} records");
+                assert!((0..PARTS)
+                    .all(|p| part[ends[p] as usize..ends[p + 1] as usize].iter().all(|r| (r[0] >> 58) as usize == p)));
+                let mut got = part.clone();
+                got.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(got, want, "{n} records: the same records");
                 chunks.push((part, ends));
                 at = end;
             }
-            let mut out = vec![[1, 1]];
-            let dropped_parts = compact_parts(&chunks, &visited, &mut out);
             let dropped = compact(&mut v, &visited);
             assert_eq!(v, want, "{n} records");
             assert_eq!(dropped, distinct - want.len(), "{n} records");
+            // compact_parts also makes the kept keys visited.
+            let mut out = vec![[1, 1]];
+            let dropped_parts = compact_parts(&chunks, &mut visited, &mut out);
             assert_eq!(out, want, "{n} records in chunks");
             assert_eq!(dropped_parts, dropped, "{n} records in chunks");
+            assert_eq!(visited.len, (seen.len() + want.len()) as u64, "{n} records in chunks");
+            assert!(v.iter().chain(&want).all(|r| visited.contains(record_key(r))), "{n} records in chunks");
+            let mut all: Vec<u128> = seen.iter().copied().chain(want.iter().map(record_key)).collect();
+            all.sort_unstable();
+            let offsets = visited.offsets();
+            assert_eq!(offsets[offsets.len() - 1], all.len() as u64, "{n} records in chunks");
+            for (i, &key) in all.iter().enumerate() {
+                assert_eq!(visited.rank(&offsets, key), Some(i as u64), "{n} records in chunks");
+            }
         }
     }
 }

@@ -491,11 +491,12 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         if stopped_by.is_some() {
             break;
         }
-        let dropped = if candidates.is_empty() {
-            compact_parts(&pending, &visited, &mut candidates)
+        // By partition, the new keys join the visited set as they are found (`merged`).
+        let (dropped, merged) = if candidates.is_empty() {
+            (compact_parts(&pending, &mut visited, &mut candidates), true)
         } else {
             debug_assert!(pending.is_empty());
-            compact(&mut candidates, &visited)
+            (compact(&mut candidates, &visited), false)
         };
         // (Unknown, u64::MAX, stays unknown.)
         back_edges = back_edges.saturating_add(dropped as u64);
@@ -507,7 +508,9 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         if new_count > 0 {
             // The new keys (sorted) join the visited set; then the records are sorted by parent
             // and rank, the order in which pass 2 emits them (the numbering of a sequential BFS).
-            visited.merge_by(&candidates, record_key);
+            if !merged {
+                visited.merge_by(&candidates, record_key);
+            }
             if !keep {
                 candidates.par_sort_unstable_by_key(record_link);
             }

@@ -1,6 +1,7 @@
 //! The visited set: 84-bit fingerprints of packed states in 2^20 sorted shards.
 
 use rayon::prelude::*;
+use std::cell::{Cell, RefCell};
 
 /// Bits of a fingerprint that choose its shard of the visited set.
 pub const SHARD_BITS: u32 = 20;
@@ -95,6 +96,130 @@ struct Super {
     offs: Vec<u32>,
 }
 
+impl Super {
+    /// Insert the keys `key_at(0..n)` (sorted, all of this super-shard) that it does not hold,
+    /// each once; `kept` is called with the index of each key inserted (its first), in order.
+    /// Returns how many were inserted and how many distinct keys were held (visited).
+    ///
+    /// One forward pass: the runs of stored words between the shards that receive keys are
+    /// copied whole, each receiving shard is merged with its keys (a key found there is visited:
+    /// skipped) into `spare`, which then becomes the data, and the old data the next super-shard's
+    /// spare (no allocation while it is large enough). The shards' offsets move by the keys
+    /// inserted before them, a run of shards at a time.
+    fn insert(
+        &mut self,
+        n: usize,
+        key_at: impl Fn(usize) -> u128,
+        spare: &mut Vec<u64>,
+        mut kept: impl FnMut(usize),
+    ) -> (usize, usize) {
+        let old = &self.data;
+        let need = old.len() + n;
+        if spare.capacity() < need {
+            // A quarter to spare, so that the next layers' keys often fit.
+            *spare = Vec::with_capacity(need + need / 4);
+        }
+        spare.clear();
+        // Keys inserted so far; the first shard whose offset has not moved yet; old words copied.
+        let (mut added, mut fixed, mut copied) = (0u32, 0usize, 0usize);
+        let mut visited = 0;
+        let mut i = 0;
+        let mut k = if n > 0 { key_at(0) } else { 0 };
+        while i < n {
+            let shard = shard_of(k);
+            let sub = shard & (SUBS - 1);
+            let (from, to) = (self.offs[sub] as usize, self.offs[sub + 1] as usize);
+            // The shards up to this one move by the keys inserted before it.
+            for o in &mut self.offs[fixed..=sub] {
+                *o += added;
+            }
+            fixed = sub + 1;
+            spare.extend_from_slice(&old[copied..from]);
+            let mut a = from;
+            // The shard's last key (none yet: an old word there is not a key of this run).
+            let mut prev = None;
+            loop {
+                let x = k as u64;
+                if prev != Some(x) {
+                    prev = Some(x);
+                    while a < to && old[a] < x {
+                        spare.push(old[a]);
+                        a += 1;
+                    }
+                    if a == to || old[a] != x {
+                        spare.push(x);
+                        added += 1;
+                        kept(i);
+                    } else {
+                        visited += 1;
+                    }
+                }
+                i += 1;
+                if i == n {
+                    break;
+                }
+                k = key_at(i);
+                if shard_of(k) != shard {
+                    break;
+                }
+            }
+            copied = a;
+        }
+        spare.extend_from_slice(&old[copied..]);
+        for o in &mut self.offs[fixed..] {
+            *o += added;
+        }
+        debug_assert_eq!(self.offs[SUBS] as usize, spare.len());
+        std::mem::swap(&mut self.data, spare);
+        (added as usize, visited)
+    }
+}
+
+thread_local! {
+    /// Each worker's spare data vector for [`Super::insert`].
+    static SPARE: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Super-shards of the visited set that take keys together ([`Visited::groups`]).
+pub(crate) struct Group<'a> {
+    supers: &'a mut [Super],
+    /// The number of the first.
+    first: usize,
+}
+
+impl Group<'_> {
+    /// Insert the keys of `items` (sorted by key, all of this group) that are not visited,
+    /// keeping the first item of each at the front of `items`, in order. Returns how many, and
+    /// how many distinct keys were visited.
+    pub(crate) fn insert_new<T: Copy>(&mut self, items: &mut [T], key: impl Fn(&T) -> u128) -> (usize, usize) {
+        // Read and moved down in place (an item only moves to an index not read again).
+        let cells = Cell::from_mut(items).as_slice_of_cells();
+        let mut at = 0;
+        let (mut j, mut visited) = (0, 0);
+        SPARE.with(|spare| {
+            let spare = &mut spare.borrow_mut();
+            while at < cells.len() {
+                let g = shard_of(key(&cells[at].get())) >> SUB_BITS;
+                debug_assert!(g >= self.first && g < self.first + self.supers.len(), "a key of another group");
+                let run = &cells[at..];
+                let n = run.partition_point(|c| shard_of(key(&c.get())) >> SUB_BITS == g);
+                let (_, v) = self.supers[g - self.first].insert(
+                    n,
+                    |i| key(&run[i].get()),
+                    spare,
+                    |i| {
+                        cells[j].set(run[i].get());
+                        j += 1;
+                    },
+                );
+                visited += v;
+                at += n;
+            }
+        });
+        (j, visited)
+    }
+}
+
 /// The visited set: the low 64 bits of each fingerprint, sorted, in 2^20 shards chosen by its
 /// top 20 bits (grouped into 2^12 contiguous super-shards): 8 bytes a state.
 pub(crate) struct Visited {
@@ -134,53 +259,22 @@ impl Visited {
             let first = g << SUB_BITS;
             let lo = new.partition_point(|k| shard_of(key(k)) < first);
             let hi = new.partition_point(|k| shard_of(key(k)) < first + SUBS);
-            if lo == hi {
-                return;
+            if lo < hi {
+                let add = &new[lo..hi];
+                let (added, _) =
+                    SPARE.with(|spare| sup.insert(add.len(), |i| key(&add[i]), &mut spare.borrow_mut(), |_| ()));
+                debug_assert_eq!(added, hi - lo, "a merged key was visited or repeated");
             }
-            let add = &new[lo..hi];
-            // Only the shards that receive keys are merged; the runs between them are copied
-            // whole, and the offsets move by the number of keys added before them.
-            let old = &sup.data;
-            let mut data = Vec::with_capacity(old.len() + add.len());
-            let mut added = [0u32; SUBS];
-            let (mut j, mut copied) = (0, 0);
-            while j < add.len() {
-                let shard = shard_of(key(&add[j]));
-                let sub = shard & (SUBS - 1);
-                let mut end = j + 1;
-                while end < add.len() && shard_of(key(&add[end])) == shard {
-                    end += 1;
-                }
-                let (from, to) = (sup.offs[sub] as usize, sup.offs[sub + 1] as usize);
-                data.extend_from_slice(&old[copied..from]);
-                let (run, part) = (&add[j..end], &old[from..to]);
-                let (mut a, mut b) = (0, 0);
-                while a < part.len() && b < run.len() {
-                    let x = key(&run[b]) as u64;
-                    if part[a] < x {
-                        data.push(part[a]);
-                        a += 1;
-                    } else {
-                        data.push(x);
-                        b += 1;
-                    }
-                }
-                data.extend_from_slice(&part[a..]);
-                data.extend(run[b..].iter().map(|k| key(k) as u64));
-                added[sub] = (end - j) as u32;
-                copied = to;
-                j = end;
-            }
-            data.extend_from_slice(&old[copied..]);
-            let mut extra = 0u32;
-            for sub in 0..SUBS {
-                sup.offs[sub] += extra;
-                extra += added[sub];
-            }
-            sup.offs[SUBS] += extra;
-            debug_assert_eq!(sup.offs[SUBS] as usize, data.len());
-            sup.data = data;
         });
+    }
+
+    /// The visited set in `n` groups of super-shards (`n` a power of two, at most 2^12), in key
+    /// order: group `g` holds the keys whose top `log2(n)` bits are `g`. Groups can take their
+    /// keys ([`Group::insert_new`]) in parallel; the caller adds those to `len`.
+    pub(crate) fn groups(&mut self, n: usize) -> Vec<Group<'_>> {
+        assert!(n.is_power_of_two() && n <= self.supers.len(), "groups of whole super-shards");
+        let per = self.supers.len() / n;
+        self.supers.chunks_mut(per).enumerate().map(|(g, supers)| Group { supers, first: g * per }).collect()
     }
     pub(crate) fn bytes(&self) -> u64 {
         self.supers.iter().map(|s| s.data.capacity() as u64 * 8 + s.offs.capacity() as u64 * 4 + 48).sum()
