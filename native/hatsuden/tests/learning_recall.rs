@@ -147,6 +147,52 @@ fn r1_r19_r20_a_placement_outside_the_grid_has_no_action_id() {
     }
 }
 
+/// R34: an action id names a player move of the rule set, and only those (as the Python
+/// library's `move_to_action` looks it up): each listed move has its own index as its id, and
+/// any other move (a Construct, Improve or Downsize on a cell of another energy, a secret
+/// Construct without Secret Build, a card or cell not in play, a FlipSet or Flip of the other
+/// overflow variant, R41) has none, under rule sets of one, two, three and five energies, with
+/// and without the tech cards.
+#[test]
+fn r34_an_action_id_names_exactly_the_moves_of_the_rule_set() {
+    use hatsuden::{Card, Cell};
+    let bare = Rules { techs: 0, ..Rules::STANDARD };
+    for rules in [
+        Rules::STANDARD,
+        Rules { energies: 1, max_value: 3, copies: 4, hand_size: 2, city_demand: 4, ..Rules::STANDARD },
+        Rules { energies: 2, overflow: Overflow::AnySet, ..Rules::STANDARD },
+        Rules { energies: 3, overflow: Overflow::AnySet, ..bare },
+        Rules { energies: 1, max_value: 3, copies: 4, hand_size: 2, city_demand: 4, ..bare },
+    ] {
+        let l = Learning::new(&rules).unwrap();
+        let mut all = vec![Move::Pass, Move::DrawTech, Move::DeclineTech, Move::DrawFromDeck, Move::EndTurn];
+        let cards: Vec<Card> = (0..6).flat_map(|energy| (1..=5).map(move |value| Card { energy, value })).collect();
+        let cells: Vec<Cell> = (0..3).flat_map(|row| (0..6).map(move |energy| Cell { row, energy })).collect();
+        for &card in &cards {
+            for &cell in &cells {
+                all.push(Move::Construct { card, cell, secret: false });
+                all.push(Move::Construct { card, cell, secret: true });
+                all.push(Move::Improve { card, cell });
+                all.push(Move::Downsize { card, cell });
+                all.push(Move::BuildPylon { card, cell });
+            }
+            all.push(Move::Discard { card });
+            all.push(Move::DrawFromDiscard { card });
+        }
+        all.extend(cells.iter().map(|&cell| Move::Flip { cell }));
+        all.extend((0..1024).map(|cells| Move::FlipSet { cells }));
+        all.extend((0..12).map(|row| Move::PlaceAccumulator { row }));
+        all.extend((0..12).map(|energy| Move::PlaceSmart { energy }));
+        let mut named = 0;
+        for m in &all {
+            let listed = l.actions.player.iter().position(|p| p == m);
+            assert_eq!(l.actions.id(m), listed.map(|a| a as u32), "{rules:?}: {m:?}");
+            named += usize::from(listed.is_some());
+        }
+        assert_eq!(named, l.actions.player.len(), "{rules:?}");
+    }
+}
+
 /// R6, R34: the chance outcomes (`Deal`, `DealTech`) are numbered apart from the player moves
 /// (`chance_id`, as `hatsuden_rules.move_to_action` numbers them): none has an action id,
 /// whatever its tech number, also under the `any_set` overflow (R41), whose FlipSets are keyed
@@ -189,4 +235,40 @@ fn r37_probe_then_commit_is_a_step() {
             }
         }
     }
+}
+
+/// R7, R8, R33: an episode reset with seed S plays the game `new_game(S)`: its chance events
+/// (the plant and tech cards dealt) are seeded mode's, move by move, also when a tech card is
+/// dealt from a tech deck that already lost some (R17), and its winner is the score's (R29) at
+/// every ply and at the end.
+#[test]
+fn r8_r33_an_episode_is_the_seeded_game() {
+    // Values 1 to 3: every 3 built triggers TECH, so tech cards are drawn often.
+    let rules = Rules { energies: 2, max_value: 3, copies: 4, hand_size: 3, city_demand: 4, ..Rules::STANDARD };
+    let l = Learning::new(&rules).unwrap();
+    let mut e = Episode::new(&l, false);
+    let (mut buf, mut ids) = (Vec::new(), Vec::new());
+    let (mut winners, mut late_tech_draws) = ([0; 2], 0);
+    for seed in 0..8 {
+        e.reset(&l, seed);
+        let mut s = hatsuden::new_game(&rules, Some(seed)).unwrap();
+        let mut g = hatsuden::SplitMix64::new(seed + 9);
+        loop {
+            assert_eq!(e.seeded_state(), s, "seed {seed}");
+            assert_eq!(e.winner(), hatsuden::score(&s).winner, "seed {seed}");
+            e.legal_ids(&l, &mut buf, &mut ids);
+            if ids.is_empty() {
+                break;
+            }
+            // A tech card drawn whenever one may be, so that the tech deck runs low.
+            let draw = ids.iter().copied().find(|&a| l.actions.player[a as usize] == Move::DrawTech);
+            let a = draw.unwrap_or(ids[(g.next() % ids.len() as u64) as usize]);
+            late_tech_draws += usize::from(draw.is_some() && s.tech_deck().count_ones() < 4);
+            e.step(&l, a as i64).unwrap();
+            s = s.apply(l.actions.player[a as usize]).unwrap();
+        }
+        assert!(s.is_over(), "seed {seed}");
+        winners[e.winner()] += 1;
+    }
+    assert!(winners[0] > 0 && winners[1] > 0 && late_tech_draws > 0, "{winners:?}, {late_tech_draws}");
 }

@@ -107,6 +107,8 @@ fn a_record_error_gives_its_line_and_column() {
             102,
             "line 6, column 4: the deal is 10 Deal moves",
         ),
+        // A last line without its newline: refused at the end of the text, after its last move.
+        (format!("[Hatsuden \"1\"]\n{rules}\n[Seed \"5\"]\n[Result \"*\"]\n\n1. C S1 0S, DD"), 113, "line 6, column 15: expected ', ' or the end of the line"),
     ] {
         let e = parse_record(&text).unwrap_err();
         assert_eq!((e.field.as_str(), e.position), ("record", position), "{text:?}");
@@ -503,6 +505,51 @@ fn a_record_document_seed_and_winner() {
     }
 }
 
+/// A record document's result (NOTATION.md, "Game records"; R25, R29): its totals are two
+/// integers in [-10**9, 10**9] and its end reason `final_turn` or `stall`, both read back; a
+/// list of one or three totals is refused at `$.result.totals`, a total out of range at its own
+/// index, an unknown end reason at `$.result.end_reason` (the Python library's paths).
+#[test]
+fn a_record_document_result_has_two_totals_and_an_end_reason() {
+    use hatsuden::{Decision, EndReason, GameResult};
+    let record = parse_record(
+        "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"5\"]\n[Result \"*\"]\n",
+    )
+    .unwrap();
+    let doc = hatsuden::records::record_doc(&record).to_text();
+    let result = |winner: usize, totals: &str, end_reason: &str| {
+        doc.replace(
+            "\"result\":null",
+            &format!(
+                "\"result\":{{\"winner\":{winner},\"decided_by\":\"total\",\"totals\":{totals},\"end_reason\":\"{end_reason}\"}}"
+            ),
+        )
+    };
+    for (winner, totals, end_reason, read) in [
+        (0, "[5,3]", "final_turn", ([5, 3], EndReason::FinalTurn)),
+        (1, "[2,4]", "stall", ([2, 4], EndReason::Stall)),
+        (0, "[1000000000,-1000000000]", "stall", ([1_000_000_000, -1_000_000_000], EndReason::Stall)),
+    ] {
+        let json = result(winner, totals, end_reason);
+        let got = hatsuden::records::record_from_json(&json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        let expected = GameResult { winner, decided_by: Decision::Total, totals: read.0, end_reason: read.1 };
+        assert_eq!(got.result, Some(expected), "{json}");
+    }
+    for (winner, totals, end_reason, path) in [
+        (0, "[5]", "stall", "$.result.totals"),
+        (0, "[5,3,1]", "stall", "$.result.totals"),
+        (0, "[1000000001,3]", "stall", "$.result.totals[0]"),
+        (1, "[3,-1000000001]", "final_turn", "$.result.totals[1]"),
+        (1, "[3,4]", "Stall", "$.result.end_reason"),
+    ] {
+        let json = result(winner, totals, end_reason);
+        match hatsuden::records::record_from_json(&json) {
+            Err(hatsuden::Error::Json(e)) => assert_eq!(e.path, path, "{json}: {e}"),
+            other => panic!("{json}: expected a JSON document error, got {other:?}"),
+        }
+    }
+}
+
 /// A replay error displays as `field: message`, as the Python library's `ReplayError` does:
 /// under seed 5 the first legal move played twice is refused at `moves[1]`, a Construct in the
 /// draw phase (R9), named by its ply, turn, player and move as in Python (the reason after the
@@ -634,6 +681,54 @@ fn r29_a_result_stated_before_the_game_is_over_is_refused() {
     assert_eq!(e.field, "result", "{e}");
     assert_eq!(e.message, "a result is stated but the game is not over after the last move");
     assert!(hatsuden::replay(&parse_record(&seed_5_record("20", "*", "\n1. C S1 0S, DD\n")).unwrap()).is_ok());
+}
+
+/// R29: a record states the result its game gives. A finished game's record read back with
+/// another end reason (or another winner and totals) is refused at `result`, naming both, in the
+/// Python library's words; with its own result it replays.
+#[test]
+fn r29_a_record_states_the_result_its_game_gives() {
+    use hatsuden::{EndReason, GameResult};
+    let text = |r: &GameResult| {
+        format!(
+            "winner={} decided_by={} totals={}:{} end_reason={}",
+            r.winner,
+            r.decided_by.name(),
+            r.totals[0],
+            r.totals[1],
+            r.end_reason.name()
+        )
+    };
+    for seed in 0..4 {
+        let mut s = new_game(&Rules::STANDARD, Some(seed)).unwrap();
+        let mut g = SplitMix64::new(seed + 40);
+        let mut moves = Vec::new();
+        while !s.is_over() {
+            let legal = s.legal_moves_vec();
+            let m = legal[(g.next() % legal.len() as u64) as usize];
+            s = s.apply(m).unwrap();
+            moves.push(m);
+        }
+        let mut record = record_game(&Rules::STANDARD, Some(seed), &moves, None).unwrap();
+        let actual = record.result.expect("a finished game has a result");
+        assert!(hatsuden::replay(&record).is_ok());
+        let other_end = if actual.end_reason == EndReason::Stall { EndReason::FinalTurn } else { EndReason::Stall };
+        let [a, b] = actual.totals;
+        for stated in [
+            GameResult { end_reason: other_end, ..actual },
+            GameResult { winner: 1 - actual.winner, totals: [b, a], ..actual },
+            GameResult { totals: [a + 1, b + 1], ..actual },
+        ] {
+            record.result = Some(stated);
+            let e = hatsuden::replay(&record).unwrap_err();
+            assert_eq!(e.field, "result", "seed {seed}: {e}");
+            assert_eq!(
+                e.message,
+                format!("the record states {}, the game gives {}", text(&stated), text(&actual)),
+                "seed {seed}"
+            );
+        }
+    }
 }
 
 /// R7, NOTATION.md ("Game records"): an explicit-chance record (seed `-`) holds the deal on
