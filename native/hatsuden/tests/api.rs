@@ -329,7 +329,8 @@ fn invalid_input_displays_field_and_message() {
 
 /// Rules notation (NOTATION.md, "Rules notation"): the default variants `keep` and
 /// `one_at_a_time` are never written (refused at the word, with the Python library's message),
-/// and a rule set of more than 4,096 plant cards is refused at `copies`; exactly 4,096 is read
+/// the others are written once each, `place_at_once` before `any_set` (refused at the word
+/// repeated or out of order, as in Python), and a rule set of more than 4,096 plant cards is refused at `copies`; exactly 4,096 is read
 /// (R31).
 #[test]
 fn rules_notation_refuses_written_defaults_and_too_many_cards() {
@@ -341,6 +342,16 @@ fn rules_notation_refuses_written_defaults_and_too_many_cards() {
         let e = parse_rules(text).unwrap_err();
         assert_eq!((e.field.as_str(), e.position), ("rules", position), "{text}");
         assert_eq!(e.message, format!("{word} is a default: it is not written"), "{text}");
+    }
+    for (text, position) in [
+        ("5/4/2/5/10/ACC/city_points/retake/20/place_at_once/place_at_once", 51),
+        ("5/4/2/5/10/ACC/city_points/retake/20/any_set/place_at_once", 45),
+        ("5/4/2/5/10/ACC/city_points/retake/20/any_set/any_set", 45),
+        ("5/4/2/5/10/ACC/city_points/retake/20/place_at_once/any_set/any_set", 59),
+    ] {
+        let e = parse_rules(text).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("rules", position), "{text}");
+        assert_eq!(e.message, "variant options are written once each, tech_timing first", "{text}");
     }
     let r = parse_rules("4/4/256/5/10/ACC/city_points/retake/20").unwrap();
     assert_eq!(r.card_count(), 4096);
@@ -489,6 +500,8 @@ fn r31_a_rules_notation_error_is_at_the_field_it_names() {
         ("5/12/2/5/20/-/city_points/retake/20", 2, "max_value"),
         ("5/4/0/5/10/-/city_points/retake/20", 4, "copies"),
         ("5/4/2/0/10/-/city_points/retake/20", 6, "hand_size"),
+        ("5/4/2/5/0/-/city_points/retake/20", 8, "city_demand"),
+        ("5/4/2/5/10/-/city_points/retake/0", 32, "stall_limit"),
     ] {
         let e = parse_rules(text).unwrap_err();
         assert_eq!((e.field.as_str(), e.position), ("rules", position), "{text}: {}", e.message);
@@ -658,4 +671,25 @@ fn r31_states_under_different_rules_are_not_equal() {
     assert_ne!(a, b);
     assert!(a.tables() != b.tables());
     assert_eq!(a, new_game(&Rules::STANDARD, None).unwrap());
+    // Tables compare their rule sets, not their addresses: a copy built field by field (the
+    // fields are public) is equal to the shared tables of its rule set, and not to another's.
+    let t = a.tables();
+    let copy = Tables {
+        rules: t.rules,
+        e: t.e,
+        mv: t.mv,
+        kinds: t.kinds,
+        ncells: t.ncells,
+        copies: t.copies,
+        total_cards: t.total_cards,
+        tolerance: t.tolerance,
+        acc_tolerance: t.acc_tolerance,
+        value: t.value,
+        col: t.col,
+        flip_set_order: t.flip_set_order.clone(),
+        cards: t.cards,
+        cells: t.cells,
+    };
+    assert!(copy == *t);
+    assert!(copy != *b.tables());
 }

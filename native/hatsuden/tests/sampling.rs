@@ -113,6 +113,21 @@ fn positions_of_seeds_sample(rules: Rules, seeds: std::ops::Range<u64>) {
             p == s.current_player() && matches!(s.phase(), Phase::Action | Phase::Tech | Phase::Overflow | Phase::Draw);
         let expected = if to_move { s.legal_moves_vec() } else { Vec::new() };
         assert_eq!(legal_moves_from(o).unwrap(), expected, "{at}");
+        // R40: with the tech cards placed at once, a player holds the Accumulator or the
+        // Smart only as the mover in OVERFLOW or DRAW right after drawing it (its last move
+        // the DealTech), in the sample as in the real state.
+        if s.rules().tech_timing == TechTiming::PlaceAtOnce {
+            for (what, st) in [("real", s), ("sampled", sampled)] {
+                for q in 0..2 {
+                    if st.tech_hand(q) & ((1 << ACCUMULATOR) | (1 << SMART)) != 0 {
+                        let drawing = q == st.current_player()
+                            && matches!(st.phase(), Phase::Overflow | Phase::Draw)
+                            && matches!(st.this_turn().last(), Some(Move::DealTech { .. }));
+                        assert!(drawing, "{at}: the {what} state's player {q} holds a card placed at once");
+                    }
+                }
+            }
+        }
     });
 }
 
@@ -259,6 +274,9 @@ fn r36_edited_observations_are_refused_where_the_python_library_refuses_them() {
         (a, "[C G4 0G, DT", "[P ? 0G, DT", "this_turn", Some(395)),
         (a, "=???]", "=???, C* ? 0W]", "this_turn", Some(414)),
         (a, "=???]", "=???, P ? 1S]", "this_turn", Some(414)),
+        // A card the observer cannot see shown at the start of the last field's value: that
+        // field differs, not the one before.
+        (b, "[P ? 0W", "[P W3 0W", "last_turn", Some(412)),
     ];
     for (base, from, to, field, position) in cases {
         assert_eq!(base.matches(from).count(), 1, "{from}");
@@ -272,6 +290,21 @@ fn r36_edited_observations_are_refused_where_the_python_library_refuses_them() {
     // words (R30).
     let e = hatsuden::parse_observation(&a.replacen("/#?,G4,.", "/#?,?,.", 1)).unwrap_err();
     assert_eq!(e.message, "only an opponent's built pylon card or secret card is hidden (R30)");
+    // The Accumulator's player and row are 0 or 1 (R19), each of them: at the key, as in
+    // Python ("accumulator: must be 0 or 1, got 2").
+    for edit in ["accumulator=2:0", "accumulator=0:2"] {
+        let e = hatsuden::parse_observation(&a.replacen("accumulator=-", edit, 1)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("accumulator", 269), "{edit}: {e}");
+        assert!(e.message.contains("0 or 1"), "{edit}: {e}");
+    }
+    // A player sees their own moves (R36): a concealed move in the observer's own log (the
+    // last turn, player 0's) is refused at that move, as in Python (its words: "a player sees
+    // their own moves (R36)"), a concealed pylon on its own face-down W3 too.
+    for (from, to, position) in [("DD, =S2]", "DD, =?]", 438), ("[P W3 0W", "[P ? 0W", 425)] {
+        let e = hatsuden::parse_observation(&a.replacen(from, to, 1)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("last_turn", position), "{to}: {e}");
+        assert_eq!(e.message, "a concealed move only in the opponent's log", "{to}");
+    }
     // R38: a tech card dealt and then used in the same turn (the Downsize after the draw,
     // the opponent holding none, the tech deck one card): read as in Python, the dealt card
     // being the one used.
@@ -415,7 +448,11 @@ fn digest_of_samples_of(state: &str) -> u64 {
 /// 2026-12-03): in row 0, which overflowed and flipped `0W`, it is at least 2 (the face-up G3
 /// and the flipped W3 beside it make 6 of the tolerance 7), whatever row 1 holds (S3 there does
 /// not count, R21); downsized (R13) and improved since, `*v?+S1+S2`, it is above S1, the card
-/// put on it by the Downsize.
+/// put on it by the Downsize. A flip made with the Accumulator already on the row (`A 0`
+/// before `F 0W`, R19) was over the Accumulator's tolerance 8, not 7: the concealed card beside
+/// G3 and W2 is S4, never S3. A stack flipped on an earlier turn (`#~W2`) was face down before
+/// this turn's flip and does not count in the row then: the concealed card the mover flipped
+/// beside G3 (tolerance 4) is at least 2, whatever W2 adds.
 #[test]
 fn r38_r13_r21_a_concealed_stack_takes_the_values_its_row_and_stack_allow() {
     let overflowed = "rules=3/3/2/3/6/SEC/city_points/retake/6 phase=draw current_player=1 \
@@ -430,6 +467,18 @@ fn r38_r13_r21_a_concealed_stack_takes_the_values_its_row_and_stack_allow() {
         stall_count=0 end_triggered_by=- end_reason=- rng_state=5 known_cards=-/- this_turn=[] \
         last_turn=[I S2 1S, DD, =G3]";
     assert_eq!(digest_of_samples_of(downsized), 0xfbff_6be8_007b_3194);
+    let accumulator_first = "rules=3/4/2/3/6/ACC+SEC/city_points/retake/6 phase=draw current_player=1 \
+        hands=G1,W1,W2/S1,W1 deck=S2,S2,S3,S3,S4,G1,G2,G3,G4,G4,W3,W3,W4,W4 discards=- \
+        boards=S1,G2,.;.,.,./*S4,G3,#~W2;.,.,. tech_deck=- tech_hands=-/- accumulator=1:0 smart=- \
+        played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- end_reason=- \
+        rng_state=5 known_cards=-/- this_turn=[C G3 0G, A 0, F 0W] last_turn=[C G2 0G, DD, =W2]";
+    assert_eq!(digest_of_samples_of(accumulator_first), 0x2cfd_b730_d6f4_847f);
+    let flipped_before = "rules=3/4/2/3/3/SEC/city_points/retake/6 phase=draw current_player=1 \
+        hands=G1,W1,W2/G4,W1 deck=S1,S2,S2,S3,S4,S4,G1,G2,G3,G4,W3,W3,W4,W4 discards=- \
+        boards=S1,G2,.;.,.,./#~*S3,G3,#~W2;.,.,. tech_deck=- tech_hands=-/- accumulator=- smart=- \
+        played_cell=0G turn_discard=- pending_chance=- stall_count=0 end_triggered_by=- end_reason=- \
+        rng_state=5 known_cards=-/- this_turn=[C G3 0G, F 0S] last_turn=[C G2 0G, DD, =W2]";
+    assert_eq!(digest_of_samples_of(flipped_before), 0x026b_cfd0_e6f7_6aed);
 }
 
 /// R21, R38: the opponent's concealed Secret Build stack `*?` at 0S shares row 0 with the G4 it
@@ -506,6 +555,19 @@ fn an_observation_stack_too_high_for_the_engine_is_refused() {
     let e = hatsuden::parse_observation(&text).unwrap_err();
     assert_eq!(e.field, "boards", "{e}");
     assert!(e.message.contains("a stack too high for this engine"), "{e}");
+    // A stack of exactly `STACK_CAP` cards is read: values 1 to 11 twice, downsized once (R12,
+    // R13), as the Python library reads it.
+    let stack = (1..=11).chain(1..=11).map(|v| format!("S{v}")).collect::<Vec<_>>().join("+");
+    let state = format!(
+        "rules=1/11/3/1/10/DWN/city_points/retake/20 phase=action current_player=0 hands=S1/S2 \
+         deck=S3,S4,S5,S6,S7,S8,S9 discards=S10,S11 boards=v{stack};./.;. tech_deck=- tech_hands=-/- \
+         accumulator=- smart=- played_cell=- turn_discard=- pending_chance=- stall_count=0 \
+         end_triggered_by=- end_reason=- rng_state=5 known_cards=-/- this_turn=[] last_turn=[DD, =S2]"
+    );
+    let o = observe(&hatsuden::parse_state(&state).unwrap(), 1);
+    let text = hatsuden::format_observation(&o);
+    assert!(text.contains(&format!("boards=v{stack};./.;.")), "{text}");
+    assert_eq!(hatsuden::parse_observation(&text).unwrap(), o);
 }
 
 /// R12, R13: a card never goes on an equal value, above a concealed card too. The opponent's
