@@ -730,7 +730,7 @@ fn r24_a_final_turn_follows_the_other_players_trigger() {
     }
 }
 
-/// R17, R18: TECH follows a card played this turn: a state in TECH without a played cell is
+/// R9, R17: TECH follows a card played this turn: a state in TECH without a played cell is
 /// refused at `played_cell`, where the reference refuses it (position 332,
 /// `hatsuden_rules.parse_state`, checked 2026-12-03; a random game of seed 0).
 #[test]
