@@ -94,3 +94,21 @@ fn a_record_request_takes_a_null_seed() {
     let seeded = record("null");
     assert_ne!(response.get("text"), seeded.get("text"), "{}", response.to_text());
 }
+
+/// CONFORMANCE.md, "Requests": `new_game` takes a seed, or null for explicit chance mode (R6):
+/// the state then waits for the deal, as `new_game(rules, seed=None)` does; a seed deals.
+#[test]
+fn a_new_game_request_takes_a_null_seed() {
+    let new_game = |seed: &str| {
+        let request = format!(
+            r#"{{"id":"n","kind":"new_game","rules":"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20","seed":{seed}}}"#
+        );
+        let response = handle(&parse(&request).expect("request JSON"), &mut Cache::default());
+        assert_eq!(response.get("ok"), Some(&Json::Bool(true)), "{}", response.to_text());
+        response.get("state").and_then(Json::as_str).expect("a state").to_owned()
+    };
+    let explicit = hatsuden::new_game(&hatsuden::Rules::STANDARD, None).unwrap();
+    assert_eq!(new_game("null"), hatsuden::format_state(&explicit));
+    let seeded = hatsuden::new_game(&hatsuden::Rules::STANDARD, Some(7)).unwrap();
+    assert_eq!(new_game(r#""7""#), hatsuden::format_state(&seeded));
+}

@@ -276,7 +276,8 @@ fn a_document_of_any_type_names_a_known_type() {
 }
 
 /// NOTATION.md, "JSON documents": a move document reads back as its move, with the type
-/// expected or not, and every document read back names the type its `type` field gives.
+/// expected or not (and through `docs::move_from_json`), and every document read back names the
+/// type its `type` field gives.
 #[test]
 fn a_move_document_reads_back_and_every_document_names_its_type() {
     let mut buf = Vec::new();
@@ -296,6 +297,7 @@ fn a_move_document_reads_back_and_every_document_names_its_type() {
                 other => panic!("{text}: expected the move, got {other:?}"),
             }
         }
+        assert_eq!(hatsuden::docs::move_from_json(&text).unwrap(), m, "{text}");
         docs.push(Document::Move(m));
         s = s.apply(m).unwrap();
     }
@@ -360,6 +362,48 @@ fn r3_an_observation_document_with_tech_cards_reads_back() {
     }
 }
 
+/// NOTATION.md, "JSON documents": a stack's `secret` and `downsized` flags (R11, R13) read back:
+/// along random games that build secret and spend Down whenever they can, every state with such
+/// a stack, and both players' observations of it, read back from their documents as they were.
+#[test]
+fn r11_r13_secret_and_downsized_stacks_read_back_from_their_documents() {
+    use hatsuden::Move;
+    let (mut secret, mut downsized) = (0, 0);
+    let mut buf = Vec::new();
+    for seed in 0..30u64 {
+        let mut s = new_game(&Rules::STANDARD, Some(seed)).unwrap();
+        let mut g = hatsuden::SplitMix64::new(seed + 40);
+        while !s.is_over() {
+            let text = hatsuden::format_state(&s);
+            let board = text.split(' ').find(|f| f.starts_with("boards=")).unwrap();
+            if board.contains('*') || board.contains('v') {
+                secret += board.contains('*') as usize;
+                downsized += board.contains('v') as usize;
+                match from_json(&to_json(&Document::State(Box::new(s))), Some("state")) {
+                    Ok(Document::State(back)) => assert_eq!(hatsuden::format_state(&back), text),
+                    other => panic!("{text}: expected the state, got {other:?}"),
+                }
+                for player in 0..2 {
+                    let seen = hatsuden::observe(&s, player);
+                    match from_json(&to_json(&Document::Observation(Box::new(seen.clone()))), Some("observation")) {
+                        Ok(Document::Observation(back)) => assert_eq!(*back, seen, "{text} player {player}"),
+                        other => panic!("{text} player {player}: expected the observation, got {other:?}"),
+                    }
+                }
+            }
+            s.legal_moves(&mut buf);
+            let secret = buf.iter().find(|m| matches!(m, Move::Construct { secret: true, .. }));
+            let tech = secret.or(buf.iter().find(|m| matches!(m, Move::Downsize { .. } | Move::DrawTech)));
+            let m = match tech {
+                Some(m) => *m,
+                None => buf[(g.next() % buf.len() as u64) as usize],
+            };
+            s = s.apply(m).unwrap();
+        }
+    }
+    assert!(secret > 0 && downsized > 0, "secret {secret}, downsized {downsized}");
+}
+
 /// R19: the Accumulator lies in a row of a player, each 0 or 1: `accumulator=2:0` or `0:2` is
 /// refused at the field's key (position 240), as the reference refuses it.
 #[test]
@@ -369,6 +413,40 @@ fn r19_the_accumulator_player_and_row_are_0_or_1() {
     for bad in ["2:0", "0:2"] {
         let e = parse_state(&base.replace("accumulator=-", &format!("accumulator={bad}"))).unwrap_err();
         assert_eq!((e.field.as_str(), e.position), ("accumulator", 240), "{bad}: {}", e.message);
+    }
+}
+
+/// R29, NOTATION.md ("JSON documents"): a score decided by the totals names the player with the
+/// larger total: the other is refused at `$.winner`, as the reference refuses it; a city score
+/// out of its range (R28) is refused at it with the reference's message
+/// (`hatsuden_rules.from_json`, checked 2026-12-03).
+#[test]
+fn r29_a_score_decided_by_total_names_the_larger_total() {
+    let score = |totals: [u32; 2], winner: usize| {
+        format!(
+            r#"{{"type":"score","format_version":1,"players":[{{"energy_points":0,"city_points":{a},"total":{a},"row_supply":[0,0],"generation":[0]}},{{"energy_points":0,"city_points":{b},"total":{b},"row_supply":[0,0],"generation":[0]}}],"winner":{winner},"decided_by":"total","energy_winners":[null],"smart":null}}"#,
+            a = totals[0],
+            b = totals[1]
+        )
+    };
+    for (totals, winner) in [([1, 0], 0), ([0, 1], 1), ([2, 1], 0)] {
+        match from_json(&score(totals, winner), Some("score")) {
+            Ok(Document::Score(s)) => assert_eq!(s.winner, winner, "{totals:?}"),
+            other => panic!("{totals:?}: expected the score, got {other:?}"),
+        }
+    }
+    for (totals, winner) in [([1, 0], 1), ([0, 1], 0), ([2, 1], 1)] {
+        match from_json(&score(totals, winner), Some("score")) {
+            Err(Error::Json(e)) => assert_eq!(e.path, "$.winner", "{totals:?} {winner}: {e}"),
+            other => panic!("{totals:?} {winner}: expected a JSON document error, got {other:?}"),
+        }
+    }
+    // An integer out of its range is refused with the reference's message.
+    match from_json(&score([3, 2], 0), Some("score")) {
+        Err(Error::Json(e)) => {
+            assert_eq!((e.path.as_str(), e.message.as_str()), ("$.players[0].city_points", "3 is out of range [-2, 2]"))
+        }
+        other => panic!("expected a JSON document error, got {other:?}"),
     }
 }
 

@@ -82,6 +82,18 @@ fn an_exponent_may_carry_a_sign() {
     }
 }
 
+/// RFC 8259 §6: a number's integer part has no leading zero (`01`, `-00`, `01.5` are refused, as
+/// Python's `json.loads` refuses them); `0`, `-0`, `0.5` and `10` are read.
+#[test]
+fn a_number_has_no_leading_zero() {
+    for good in ["0", "-0", "0.5", "10", "[0,10]"] {
+        assert!(parse(good).is_ok(), "{good}");
+    }
+    for bad in ["01", "-00", "01.5", "[007]"] {
+        assert!(parse(bad).is_err(), "{bad}");
+    }
+}
+
 /// RFC 8259 §7: every two-character escape reads as its character, the solidus `\/` too.
 #[test]
 fn every_short_escape_reads_as_its_character() {

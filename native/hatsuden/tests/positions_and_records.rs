@@ -778,7 +778,9 @@ fn r7_an_explicit_chance_record_line_is_one_turn() {
 
 /// R3: a turn log deals only tech cards in play: a Smart dealt (`=SMT`) under rules without
 /// the Smart is refused at that move of the log, in state notation, where the reference refuses
-/// it (positions 431 and 440, `hatsuden_rules.parse_state`, checked 2026-12-03).
+/// it (positions 431 and 440, `hatsuden_rules.parse_state`, checked 2026-12-03). So is a Smart
+/// in the tech deck, in a tech hand, placed, or dealt in this turn's log: each at the item that
+/// names it (the reference's fields and positions).
 #[test]
 fn r3_a_turn_log_deals_only_tech_cards_in_play() {
     let text = "rules=3/4/2/3/10/ACC+SEC+DWN/city_points/retake/20 phase=action current_player=1 \
@@ -791,4 +793,51 @@ fn r3_a_turn_log_deals_only_tech_cards_in_play() {
         let e = parse_state(&text.replace("[X S1, DD, =S3]", log)).unwrap_err();
         assert_eq!((e.field.as_str(), e.position), ("last_turn", position), "{log}: {}", e.message);
     }
+    for (from, to, field, position) in [
+        ("tech_deck=ACC,SEC,DWN", "tech_deck=ACC,SEC,SMT,DWN", "tech_deck", 217),
+        ("tech_deck=ACC,SEC,DWN", "tech_deck=ACC,SMT,SEC,DWN", "tech_deck", 213),
+        ("tech_deck=ACC,SEC,DWN tech_hands=-/-", "tech_deck=ACC,SEC tech_hands=-/DWN,SMT", "tech_hands", 234),
+        ("this_turn=[]", "this_turn=[X G1, DT, =SMT]", "this_turn", 418),
+        ("this_turn=[]", "this_turn=[X G1, DD, =S9]", "this_turn", 418),
+        ("smart=-", "smart=W", "smart", 250),
+    ] {
+        let e = parse_state(&text.replace(from, to)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), (field, position), "{to}: {}", e.message);
+    }
+}
+
+/// R24, R26: a game over by its final turn (`end_reason=final_turn`) ended on the turn after the
+/// other player's trigger: a trigger by the player who played it (both grids full) or none is
+/// refused at `end_reason`, where the reference refuses it (position 396,
+/// `hatsuden_rules.parse_state`, checked 2026-12-03; a random game of seed 8).
+#[test]
+fn r24_a_final_turn_follows_the_other_players_trigger() {
+    let text = "rules=5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20 phase=game_over current_player=1 \
+        hands=G1,W2,W3,W4,W4/S1,G3,G4,H1,B2 deck=S3,S4,S4,G2,W1,H2,H4,B1,B3,B4 discards=- \
+        boards=#H1,#S2,#S3,H2,#B3;#H3,G1,#W3,#G3,#G2/#G4,#B2,#H3,#B4,#S1;#H4,#W2,W1,#B1,#S2 \
+        tech_deck=ACC,SEC,SMT,DWN tech_hands=-/- accumulator=- smart=- played_cell=- turn_discard=- \
+        pending_chance=- stall_count=0 end_triggered_by=1 end_reason=final_turn \
+        rng_state=9980051252924025470 known_cards=-/- this_turn=[] last_turn=[P S2 0G, DD, =W2]";
+    assert!(parse_state(text).is_ok());
+    for trigger in ["end_triggered_by=0", "end_triggered_by=-"] {
+        let e = parse_state(&text.replace("end_triggered_by=1", trigger)).unwrap_err();
+        assert_eq!((e.field.as_str(), e.position), ("end_reason", 396), "{trigger}: {}", e.message);
+    }
+}
+
+/// R9, R17: TECH follows a card played this turn: a state in TECH without a played cell is
+/// refused at `played_cell`, where the reference refuses it (position 332,
+/// `hatsuden_rules.parse_state`, checked 2026-12-03; a random game of seed 0).
+#[test]
+fn r17_tech_follows_a_card_played_this_turn() {
+    let text = "rules=5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20 phase=tech current_player=1 \
+        hands=S1,S2,G4,W2,B2/S3,G2,G2,B2 \
+        deck=S1,S2,S3,S4,G1,G1,G3,G3,G4,W1,W1,W2,W3,W4,W4,H1,H1,H2,H2,H3,H3,H4,H4,B1,B1,B3,B3,B4,B4 \
+        discards=- boards=.,.,.,.,.;.,.,.,.,#W3/S4,.,.,.,.;.,.,.,.,. tech_deck=ACC,SEC,SMT,DWN \
+        tech_hands=-/- accumulator=- smart=- played_cell=0S turn_discard=- pending_chance=- \
+        stall_count=0 end_triggered_by=- end_reason=- rng_state=14727398570297873639 known_cards=-/- \
+        this_turn=[C S4 0S] last_turn=[P W3 1B, DD, =S2]";
+    assert!(parse_state(text).is_ok());
+    let e = parse_state(&text.replace("played_cell=0S", "played_cell=-")).unwrap_err();
+    assert_eq!((e.field.as_str(), e.position), ("played_cell", 332), "{}", e.message);
 }
