@@ -271,3 +271,113 @@ fn r36_a_packer_says_whether_it_keeps_the_logs() {
         assert_eq!(packer.unpack(&words), if full { s } else { s.position() });
     }
 }
+
+/// The packed form's size is that of its layout, field by field (the layout `Packer::pack`
+/// documents; R31 gives the widths, R36 what a full state adds): the header (phase, player,
+/// pending, end reason: 8 bits), the four list lengths (`bits(total cards)` each), the counts of
+/// the hands, deck and discards (`bits(copies)` each), every cell of both grids (4 flags, the
+/// length in `bits(2 x max_value)`, room for `2 x max_value` cards of `bits(kinds - 1)` bits,
+/// R11-R13), the tail (tech deck and hands, Accumulator, Smart, played cell: 22 bits, the turn's
+/// discard in `bits(kinds + 1)`, the end trigger: 2), the stall counter (`bits(limit + 1)`, 32
+/// without a limit) and the seeded flag; full, the known cards' counts and the two turn logs (a
+/// length of 5 bits, 16 moves of 16). `Packer::words` is that size in 64-bit words: it is part of
+/// the packed format, which the model checker stores (its bucket files hold the packed words, its
+/// fingerprints hash them; hatsuden-check README, "How"). Checked over the rule sets of every
+/// grid, several copy counts and stall limits, and pinned where the layout ends one bit past a
+/// word (1/3/2 full with a stall limit of 2^22: 705 bits) or exactly on one (1/4/1 by position
+/// without a stall limit: 192 bits).
+#[test]
+fn r31_r36_the_packed_form_has_the_size_of_its_layout() {
+    let bits = |x: u64| 64 - x.leading_zeros();
+    let layout = |r: &Rules, full: bool| {
+        let kinds = (r.energies * r.max_value) as u64;
+        let cap = 2 * r.max_value;
+        let card_bits = bits(kinds - 1).max(1);
+        let count_bits = bits(r.copies as u64);
+        let mut n = 8 + 4 * bits(r.card_count());
+        n += 4 * kinds as u32 * count_bits;
+        n += 2 * 2 * r.energies * (4 + bits(cap as u64) + cap * card_bits);
+        n += 22 + bits(kinds + 1) + 2;
+        n += r.stall_limit.map_or(32, |l| bits(l as u64 + 1)) + 1;
+        if full {
+            n += 2 * kinds as u32 * count_bits + 2 * (5 + 16 * 16);
+        }
+        n.div_ceil(64) as usize
+    };
+    let words = |r: &Rules, full: bool| hatsuden::packed::Packer::new(r, full).unwrap().words();
+    let mut checked = 0;
+    for energies in 1..=5 {
+        for max_value in 1..=11 {
+            for copies in [1, 2, 3, 4, 5, 8, 16, 255] {
+                for stall_limit in [None, Some(1), Some(6), Some(20), Some(1 << 22), Some(u32::MAX)] {
+                    let r = Rules {
+                        energies,
+                        max_value,
+                        copies,
+                        hand_size: 1,
+                        city_demand: max_value,
+                        stall_limit,
+                        ..Rules::STANDARD
+                    };
+                    if r.card_count() < 2 || r.card_count() > MAX_CARDS {
+                        continue;
+                    }
+                    for full in [false, true] {
+                        assert_eq!(words(&r, full), layout(&r, full), "{} full={full}", r.format());
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 3000, "{checked}");
+    let one_past = Rules {
+        energies: 1,
+        max_value: 3,
+        copies: 2,
+        hand_size: 1,
+        city_demand: 3,
+        stall_limit: Some(1 << 22),
+        ..Rules::STANDARD
+    };
+    assert_eq!(words(&one_past, true), 12);
+    let exact = Rules {
+        energies: 1,
+        max_value: 4,
+        copies: 1,
+        hand_size: 1,
+        city_demand: 4,
+        stall_limit: None,
+        ..Rules::STANDARD
+    };
+    assert_eq!(words(&exact, false), 3);
+}
+
+/// Under `any_set` (R41) the overflow is resolved by one `FlipSet` move, which the turn logs keep
+/// (R36) like any other move: every state of explicit-chance random games round-trips through
+/// the full packed form, those whose logs hold a FlipSet included.
+#[test]
+fn r36_r41_a_flipset_in_the_turn_logs_round_trips_through_the_packed_form() {
+    let rules = [
+        parse_rules("3/3/2/3/4/ACC+SEC+SMT+DWN/city_points/retake/6/any_set").unwrap(),
+        Rules { overflow: Overflow::AnySet, ..small_grid(2, 3, 3) },
+    ];
+    let mut with_flipset = 0;
+    for r in &rules {
+        let packer = hatsuden::packed::Packer::new(r, true).unwrap();
+        let mut words = vec![0u64; packer.words()];
+        for seed in 0..200 {
+            let mut g = SplitMix64::new(seed);
+            let mut s = new_game(r, None).unwrap();
+            while !s.is_over() {
+                let moves = s.legal_moves_vec();
+                s = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+                packer.pack(&s, &mut words);
+                let text = format_state(&s);
+                assert_eq!(packer.unpack(&words), s, "{text}");
+                with_flipset += usize::from(text[text.find("this_turn=").unwrap()..].contains("FS "));
+            }
+        }
+    }
+    assert!(with_flipset > 20, "{with_flipset} states whose logs hold a FlipSet");
+}
