@@ -68,7 +68,8 @@ pub fn format_summary(r: &CheckResult) -> String {
         format!("longest game      {longest}"),
         format!("time              {:.2} s  ({} states/s)", r.seconds, thousands(r.states_per_second() as u64)),
         format!("peak memory       {} MB", thousands(r.peak_memory_mb as u64)),
-        "checks            R35 on 1 transition in 16, R29 score() once or more per grids and Smart; the rest on all".into(),
+        "checks            R35 on 1 transition in 16, R29 score() once or more per grids and Smart; the rest on all"
+            .into(),
     ];
     if let Some(u) = &r.unreduced {
         lines.extend(unreduced_lines(u, r.positions));
