@@ -330,7 +330,8 @@ def format_summary(result: CheckResult, *, tests: bool = True) -> str:
         + (
             "every check on every state and transition (--exhaustive)"
             if result.exhaustive
-            else "R35 on 1 transition in 16, R29 score() once or more per grids and Smart; the rest on all"
+            else "R35 on 1 transition in 16, R29 score() once or more per grids and Smart; "
+            "the rest on all"
             if result.engine == "native"
             else "R35 on 1 transition in 16, R29 score() once per grids and Smart; the rest on all"
         ),
