@@ -446,13 +446,52 @@ def save_outcomes(
     return len(judged)
 
 
-def elsewhere(directory: Path, blobs: dict[str, str] | None = None) -> dict[str, str]:
-    """The outcomes in every other shard's ``results.tsv`` (of any ``n``), for `blobs` (`load`)."""
+def newest_listing() -> list[str]:
+    """The newest list of the crate's mutants, in cargo-mutants' order (a shard's run writes it)."""
+    listings = sorted(BUILD.glob("shard-*-of-*/mutants.txt"), key=lambda p: p.stat().st_mtime)
+    return listings[-1].read_text(encoding="utf-8").splitlines() if listings else []
+
+
+def owns(directory: Path, mutant: str, order: dict[str, int]) -> bool:
+    """Whether shard ``k/n`` (its folder) tests `mutant` now: every n-th of the list from the k-th.
+
+    A shard's ``results.tsv`` also keeps the outcomes of mutants it adopted or tested when the
+    list was another (round-robin shards move when it changes); the owner's outcome is the one
+    judged last with the current tests (``--retest-missed`` re-judges only the owner's).
+    """
+    k, _, n = directory.name.removeprefix("shard-").partition("-of-")
+    at = order.get(mutant)
+    return at is not None and k.isdigit() and n.isdigit() and at % int(n) == int(k)
+
+
+def by_owner(
+    shards: Sequence[tuple[Path, dict[str, str]]], order: dict[str, int]
+) -> dict[str, str]:
+    """Every shard's outcomes in one: the owner's first, then any other's but ``pending``."""
     outcomes: dict[str, str] = {}
-    for other in sorted(BUILD.glob("shard-*-of-*")):
-        if other != directory:
-            outcomes.update(load(other / "results.tsv", blobs))
+    for directory, results in shards:
+        for m, o in results.items():
+            if o != "pending" and owns(directory, m, order):
+                outcomes[m] = o
+    for _, results in shards:
+        for m, o in results.items():
+            if outcomes.get(m) in (None, "pending"):
+                outcomes[m] = o
     return outcomes
+
+
+def elsewhere(directory: Path, blobs: dict[str, str] | None = None) -> dict[str, str]:
+    """The outcomes in every other shard's ``results.tsv`` (of any ``n``), the owner's first.
+
+    Only the outcomes judged on `blobs` (`load`); each mutant's owner's before others' (`by_owner`).
+    """
+    order = {m: i for i, m in enumerate(newest_listing())}
+    others = [
+        (other, load(other / "results.tsv", blobs))
+        for other in sorted(BUILD.glob("shard-*-of-*"))
+        if other != directory
+    ]
+    return by_owner(others, order)
 
 
 def adopt(mine: Sequence[str], results: dict[str, str], others: dict[str, str]) -> int:
@@ -483,37 +522,38 @@ def summary(counts: Counter[str]) -> str:
 def gathered() -> tuple[dict[str, str], int, dict[str, int], dict[str, float]]:
     """Every outcome, the number of mutants, the mutants tested and seconds spent per stage.
 
-    The shards' outcomes first, then the committed ones (`saved`) for the mutants left.
+    The shards' outcomes first (each mutant's owner's before any other's, `by_owner`), then
+    the committed ones (`saved`) for the mutants left.
     """
-    outcomes: dict[str, str] = {}  # by name: a mutant tested in two shards counts once
     total = 0
     seconds = dict.fromkeys(STAGE_DIRS.values(), 0.0)
     tested = dict.fromkeys(STAGE_DIRS.values(), 0)
     shards = sorted(BUILD.glob("shard-*-of-*"))
     blobs = source_blobs()
+    listing = newest_listing()
+    every: list[tuple[Path, dict[str, str]]] = []
     for directory in shards:
         results = load(directory / "results.tsv", blobs)
         # A run still going (or stopped) has outcomes not yet merged: count them too.
         for number, name in STAGE_DIRS.items():
             results.update(read_output(directory / name, number))
-        for m, o in results.items():
-            if outcomes.get(m) in (None, "pending"):
-                outcomes[m] = o
+        every.append((directory, results))
         runs = directory / "runs.tsv"
         if runs.is_file():
             for line in runs.read_text(encoding="utf-8").splitlines():
                 _, what, n, s = line.split("\t")
                 tested[what] += int(n)
                 seconds[what] += float(s)
+    # By name, a mutant tested in two shards counts once: the owner's outcome first.
+    outcomes = by_owner(every, {m: i for i, m in enumerate(listing)})
     # The committed outcomes, for the mutants no shard here has judged.
     for m, o in saved().items():
         if outcomes.get(m) in (None, "pending"):
             outcomes[m] = o
-    # The newest list of mutants (a shard's run writes it): outcomes of mutants no longer in it
-    # (code changed since) are left out.
-    listings = sorted(BUILD.glob("shard-*-of-*/mutants.txt"), key=lambda p: p.stat().st_mtime)
-    if listings:
-        current = set(listings[-1].read_text(encoding="utf-8").splitlines())
+    # The newest list of mutants: outcomes of mutants no longer in it (code changed since) are
+    # left out.
+    if listing:
+        current = set(listing)
         total = len(current)
         outcomes = {m: o for m, o in outcomes.items() if m in current}
     return outcomes, total, tested, seconds

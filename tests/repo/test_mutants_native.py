@@ -84,6 +84,31 @@ def test_a_mutant_judged_in_another_shard_keeps_its_outcome() -> None:
     assert results == {"a.rs:1:1: x": "caught", "b.rs:2:2: y": "missed"}
 
 
+def test_the_shard_that_owns_a_mutant_now_gives_its_outcome() -> None:
+    # Mutants 0..5 in cargo-mutants' order: shard k of 2 owns the k-th, k+2-th, ... A shard keeps
+    # outcomes of mutants it owned under an older list; the owner's (judged with the newest
+    # tests, as --retest-missed re-judges only the owner's) wins, whatever the folders' order.
+    order = {m: i for i, m in enumerate(["m0", "m1", "m2", "m3", "m4", "m5"])}
+    zero, one = Path("shard-0-of-2"), Path("shard-1-of-2")
+    assert mn.owns(zero, "m2", order)
+    assert not mn.owns(one, "m2", order)
+    assert mn.owns(one, "m5", order)
+    assert not mn.owns(zero, "unknown", order)
+    stale = (Path("shard-3-of-64"), {"m1": "missed", "m2": "missed", "m4": "caught"})
+    shards = [
+        stale,
+        (zero, {"m0": "caught", "m1": "missed", "m2": "caught", "m4": "pending"}),
+        (one, {"m1": "caught", "m3": "missed"}),
+    ]
+    assert mn.by_owner(shards, order) == {
+        "m0": "caught",
+        "m1": "caught",  # its owner's, not the stale or the other shard's
+        "m2": "caught",
+        "m3": "missed",
+        "m4": "caught",  # the owner's is pending: another shard's outcome stands in
+    }
+
+
 def test_saved_outcomes_count_only_for_the_files_they_were_judged_on(tmp_path: Path) -> None:
     path = tmp_path / "mutants-outcomes.tsv"
     outcomes = {
