@@ -453,16 +453,22 @@ fn r7_a_record_line_0_holds_the_deal() {
     assert!(e.message.starts_with(&format!("ply {ply} (turn 2, player 1) ")), "{}", e.message);
 }
 
+/// The JSON document of a record of no move, seed 5, under the standard rules with retake and a
+/// stall limit of 20, its result `null`.
+fn unfinished_record_doc() -> String {
+    let record = parse_record(
+        "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"5\"]\n[Result \"*\"]\n",
+    )
+    .unwrap();
+    hatsuden::records::record_doc(&record).to_text()
+}
+
 /// A record document's type is `record`, its seed a decimal string without leading zeros
 /// (`"0"` is one), its winner 0 or 1 (NOTATION.md, "Game records"), each refused at its path
 /// otherwise.
 #[test]
 fn a_record_document_seed_and_winner() {
-    let record = parse_record(
-        "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"5\"]\n[Result \"*\"]\n",
-    )
-    .unwrap();
-    let doc = hatsuden::records::record_doc(&record).to_text();
+    let doc = unfinished_record_doc();
     assert!(doc.contains("\"seed\":\"5\"") && doc.contains("\"result\":null"), "{doc}");
     let seed0 = doc.replace("\"seed\":\"5\"", "\"seed\":\"0\"");
     assert_eq!(hatsuden::records::record_from_json(&seed0).unwrap().seed, Some(0));
@@ -512,11 +518,7 @@ fn a_record_document_seed_and_winner() {
 #[test]
 fn a_record_document_result_has_two_totals_and_an_end_reason() {
     use hatsuden::{Decision, EndReason, GameResult};
-    let record = parse_record(
-        "[Hatsuden \"1\"]\n[Rules \"5/4/2/5/10/ACC+SEC+SMT+DWN/city_points/retake/20\"]\n[Seed \"5\"]\n[Result \"*\"]\n",
-    )
-    .unwrap();
-    let doc = hatsuden::records::record_doc(&record).to_text();
+    let doc = unfinished_record_doc();
     let result = |winner: usize, totals: &str, end_reason: &str| {
         doc.replace(
             "\"result\":null",
