@@ -6,7 +6,7 @@
 //! Every failure names its rule. [`PROPERTIES`] lists them all by rule and name.
 
 pub use crate::memo::ScoreMemo;
-use hatsuden::{same_counts, same_stacks, Pending, DOWNSIZED, SECRET};
+use hatsuden::{same_stacks, Pending, DOWNSIZED, SECRET};
 use hatsuden::{
     score, Decision, Move, Overflow, Phase, Rules, State, Tables, TechTiming, Tiebreak, ACCUMULATOR, DOWN, MAX_KINDS,
     SECRET_BUILD, SMART,
@@ -270,6 +270,28 @@ fn counts(v: &[u8]) -> [u8; MAX_KINDS] {
 #[inline]
 fn no_cards(counts: &[u8; MAX_KINDS]) -> bool {
     counts.chunks_exact(8).fold(0u64, |any, w| any | u64::from_le_bytes(w.try_into().expect("8 counts"))) == 0
+}
+
+/// Whether two count arrays are equal in their first `groups` groups of eight counts, a group
+/// at a time: the whole arrays when `groups` is the rule set's (`kinds.div_ceil(8)`; the
+/// counts past the rule set's cards are 0 in every state).
+#[inline(always)]
+fn same_groups(a: &[u8; MAX_KINDS], b: &[u8; MAX_KINDS], groups: usize) -> bool {
+    let word = |x: &[u8]| u64::from_le_bytes(x.try_into().expect("8 counts"));
+    a.chunks_exact(8).zip(b.chunks_exact(8)).take(groups).fold(0u64, |d, (x, y)| d | (word(x) ^ word(y))) == 0
+}
+
+/// Whether two states are the same: the same position (R36), the same known cards and the same
+/// turn logs. `==` without its calls (the derived comparison compares the logs' moves one call
+/// at a time, and also their unused slots and the cells and counts past the rule set's, which
+/// no rule writes).
+#[inline]
+fn same_state(a: &State, b: &State, groups: usize) -> bool {
+    a.same_position(b)
+        && same_groups(a.known_array(0), b.known_array(0), groups)
+        && same_groups(a.known_array(1), b.known_array(1), groups)
+        && a.this_turn() == b.this_turn()
+        && a.last_turn() == b.last_turn()
 }
 
 fn within(part: &[u8], whole: &[u8]) -> bool {
@@ -613,24 +635,26 @@ impl Props {
         determinism: bool,
         out: &mut Vec<Problem>,
     ) {
+        // The groups of eight counts holding the rule set's cards (the rest are 0 in every state).
+        let groups = self.kinds.div_ceil(8);
         // R35: apply is a function of the state and the move.
         if determinism {
             match before.apply(*m) {
-                Ok(again) if again == *after => {}
+                Ok(again) if same_state(&again, after, groups) => {}
                 _ => out.push(("R35", "apply is not deterministic".into())),
             }
         }
         let mover = before.current_player();
         let other = 1 - mover;
         // R9: only the zones the move names change (besides the mover's own): a bit per zone of
-        // `ZONES` (the names are read only for the message). The zones as whole arrays (the
-        // counts past the rule set's cards are 0 in every state).
+        // `ZONES` (the names are read only for the message). The zones by their groups of eight
+        // counts holding the rule set's cards.
         let changed = [
-            !same_counts(before.hand_array(other), after.hand_array(other))
+            !same_groups(before.hand_array(other), after.hand_array(other), groups)
                 || before.hand_size(other) != after.hand_size(other),
-            !same_counts(before.known_array(other), after.known_array(other)),
-            !same_counts(before.deck_array(), after.deck_array()) || before.deck_size() != after.deck_size(),
-            !same_counts(before.discard_array(), after.discard_array()),
+            !same_groups(before.known_array(other), after.known_array(other), groups),
+            !same_groups(before.deck_array(), after.deck_array(), groups) || before.deck_size() != after.deck_size(),
+            !same_groups(before.discard_array(), after.discard_array(), groups),
             !same_stacks(before.board(other), after.board(other)),
             before.tech_hand(other) != after.tech_hand(other),
             before.tech_deck() != after.tech_deck(),
@@ -697,7 +721,7 @@ impl Props {
         }
         // R36: only a card taken from the discards becomes known; plays only forget.
         let (was, now) = (before.known_counts(mover), after.known_counts(mover));
-        if !same_counts(before.known_array(mover), after.known_array(mover))
+        if !same_groups(before.known_array(mover), after.known_array(mover), groups)
             || matches!(m, Move::DrawFromDiscard { .. })
         {
             if let Move::DrawFromDiscard { card } = m {
@@ -966,6 +990,39 @@ mod tests {
             }
             assert_eq!(word >> 32, 0);
         }
+    }
+
+    /// R35: `same_state` is `==` on states of random games (the standard rules, more than eight
+    /// kinds of card, and choice): each against itself, its successors, the same state with
+    /// other known cards (R36) or a shorter turn log, and states of other games.
+    #[test]
+    fn r35_same_state_is_equality() {
+        let mut g = SplitMix64::new(5);
+        let mut moves = Vec::new();
+        let (mut equal, mut unequal) = (0, 0);
+        for rules in [Rules::STANDARD, crate::configs::config("choice").unwrap()] {
+            let groups = rules.tables().unwrap().kinds.div_ceil(8);
+            let mut seen: Vec<State> = Vec::new();
+            for _ in 0..20 {
+                let mut s = new_game(&rules, None).unwrap();
+                while !s.is_over() {
+                    s.legal_moves(&mut moves);
+                    let next = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
+                    let mut known = [[0u8; MAX_KINDS]; 2];
+                    known[1][g.next() as usize % MAX_KINDS.min(rules.tables().unwrap().kinds)] = 1;
+                    let mut others = vec![s, next, s.with_known(known), s.position()];
+                    others.extend(seen.iter().rev().take(3));
+                    for o in &others {
+                        assert_eq!(same_state(&s, o, groups), s == *o, "{s:?} {o:?}");
+                        equal += (s == *o) as u32;
+                        unequal += (s != *o) as u32;
+                    }
+                    seen.push(s);
+                    s = next;
+                }
+            }
+        }
+        assert!(equal > 100 && unequal > 100, "{equal} equal, {unequal} unequal");
     }
 
     /// R34: the one-word key orders every move (but a FlipSet) as the canonical sort key does.

@@ -7,8 +7,8 @@
 //! form of a state of `CONFIGS["huge"]` by position is 3 words.
 
 use crate::moves::Move;
-use crate::rules::{Card, Cell, Rules, Tables, MAX_KINDS};
-use crate::state::{same_counts, same_stacks, EndReason, Log, Pending, Phase, Stack, State, LOG_CAP, NONE, STACK_CAP};
+use crate::rules::{Card, Cell, Rules, Tables, MAX_CELLS, MAX_KINDS};
+use crate::state::{same_stacks, EndReason, Log, Pending, Phase, Stack, State, LOG_CAP, NONE, STACK_CAP};
 
 fn bits(max: u64) -> u32 {
     64 - max.leading_zeros()
@@ -26,12 +26,10 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
+    /// Append the low `width` bits of `value` (`1 <= width <= 64`; the bits above are 0).
     #[inline(always)]
     fn put(&mut self, value: u64, width: u32) {
-        if width == 0 {
-            return;
-        }
-        debug_assert!(width == 64 || value < (1u64 << width));
+        debug_assert!((1..=64).contains(&width) && (width == 64 || value < (1u64 << width)));
         self.acc |= value << self.used;
         let total = self.used + width;
         if total >= 64 {
@@ -67,13 +65,11 @@ struct Reader<'a> {
     avail: u32,
 }
 
+/// The low `width` bits set (`1 <= width <= 64`).
 #[inline(always)]
 fn mask(width: u32) -> u64 {
-    if width == 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    }
+    debug_assert!((1..=64).contains(&width));
+    u64::MAX >> (64 - width)
 }
 
 /// Eight byte-sized fields of `w` bits each (1 <= w <= 8) moved together into `8 * w`
@@ -139,6 +135,13 @@ fn group8(b: &[u8; MAX_KINDS], g: usize) -> u64 {
     u64::from_le_bytes(b[8 * g..8 * g + 8].try_into().unwrap())
 }
 
+/// Whether two zones have the same counts of the first `kinds` cards, compared eight at a time
+/// (the counts past them are 0 in every state).
+#[inline(always)]
+fn same_groups(a: &[u8; MAX_KINDS], b: &[u8; MAX_KINDS], kinds: usize) -> bool {
+    (0..kinds.div_ceil(8)).fold(0u64, |d, g| d | (group8(a, g) ^ group8(b, g))) == 0
+}
+
 /// Writes the eight bytes of `x` to counts `8 * g ..` of a zone.
 #[inline(always)]
 fn set_group8(b: &mut [u8; MAX_KINDS], g: usize, x: u64) {
@@ -146,14 +149,14 @@ fn set_group8(b: &mut [u8; MAX_KINDS], g: usize, x: u64) {
 }
 
 impl Reader<'_> {
+    /// The next `width` bits (`1 <= width <= 64`).
     #[inline(always)]
     fn get(&mut self, width: u32) -> u64 {
-        if width == 0 {
-            return 0;
-        }
+        debug_assert!((1..=64).contains(&width));
         if width <= self.avail {
             let v = self.acc & mask(width);
-            self.acc = if width == 64 { 0 } else { self.acc >> width };
+            // Two shifts: a shift by 64 (the whole word read) is not one instruction.
+            self.acc = self.acc >> (width - 1) >> 1;
             self.avail -= width;
             v
         } else {
@@ -162,7 +165,7 @@ impl Reader<'_> {
             self.idx += 1;
             let v = (self.acc | next << self.avail) & mask(width);
             let taken = width - self.avail;
-            self.acc = if taken == 64 { 0 } else { next >> taken };
+            self.acc = next >> (taken - 1) >> 1;
             self.avail = 64 - taken;
             v
         }
@@ -389,8 +392,9 @@ impl Packer {
         let cb = self.card_bits;
         let cm = mask(cb);
         for board in s.boards.iter_mut() {
+            // Every stack cleared (the cells past the rule set's stay empty), then filled.
+            *board = [Stack::default(); MAX_CELLS];
             for st in board[..t.ncells].iter_mut() {
-                *st = Stack::default();
                 if self.stack_word {
                     let head = r.get(4 + sl);
                     st.flags = (head & 15) as u8;
@@ -409,9 +413,6 @@ impl Packer {
                         st.push(r.get(cb) as u8);
                     }
                 }
-            }
-            for st in board[t.ncells..].iter_mut() {
-                *st = Stack::default();
             }
         }
         let tdb = bits(t.kinds as u64 + 1);
@@ -442,22 +443,19 @@ impl Packer {
     }
 }
 
+/// An optional one-byte field as `0` for [`NONE`] (255), else `v + 1` (without a branch:
+/// `NONE + 1` wraps to 0 in the byte).
 #[inline]
 fn opt(v: u8) -> u64 {
-    if v == NONE {
-        0
-    } else {
-        v as u64 + 1
-    }
+    v.wrapping_add(1) as u64
 }
 
+const _: () = assert!(NONE == u8::MAX, "opt and unopt wrap NONE to 0 and back");
+
+/// The inverse of [`opt`] (`v` at most 255).
 #[inline]
 fn unopt(v: u64) -> u8 {
-    if v == 0 {
-        NONE
-    } else {
-        (v - 1) as u8
-    }
+    (v as u8).wrapping_sub(1)
 }
 
 fn card_code(t: &Tables, c: Card) -> u16 {
@@ -533,7 +531,8 @@ impl State {
     /// Whether two states have the same position (every field but the turn logs and the known
     /// cards, R36): `a.position() == b.position()` without the copies. The grids are compared
     /// over the rule set's cells (the cells past them are empty in every state: nothing writes
-    /// them, `State::empty` and `unpack_into` clear them).
+    /// them, `State::empty` and `unpack_into` clear them), the card counts over the groups of
+    /// eight holding the rule set's cards (the counts past them are 0 in every state).
     pub fn same_position(&self, other: &State) -> bool {
         debug_assert!([self, other]
             .iter()
@@ -546,10 +545,10 @@ impl State {
             && self.hand_len == other.hand_len
             && self.deck_len == other.deck_len
             && self.discard_len == other.discard_len
-            && same_counts(&self.hands[0], &other.hands[0])
-            && same_counts(&self.hands[1], &other.hands[1])
-            && same_counts(&self.deck, &other.deck)
-            && same_counts(&self.discards, &other.discards)
+            && same_groups(&self.hands[0], &other.hands[0], self.t.kinds)
+            && same_groups(&self.hands[1], &other.hands[1], self.t.kinds)
+            && same_groups(&self.deck, &other.deck, self.t.kinds)
+            && same_groups(&self.discards, &other.discards, self.t.kinds)
             && same_stacks(self.board(0), other.board(0))
             && same_stacks(self.board(1), other.board(1))
             && self.tech_deck == other.tech_deck
