@@ -31,7 +31,9 @@ only its mutants without an outcome (and those pending) are tested; ``--retest-m
 the missed and pending ones again from stage 1 (after a new test). A mutant is known by its
 name (file, line, column and mutation): outcomes of mutants whose name no longer exists are
 dropped, and a mutant already judged in another shard (the round-robin shards move when a commit
-adds or removes mutants) keeps that outcome instead of being tested again. A ``results.tsv``
+adds or removes mutants) keeps that outcome instead of being tested again; judged in several
+(or committed), it counts with its strongest outcome (``STRENGTH``: the tests only grow, so the
+strongest is the newest). A ``results.tsv``
 names the git blob of each source file its outcomes were judged on (``# blob`` lines), and the
 outcomes of a file changed since are dropped too (in it, a name may now be another mutant); the
 output of a stopped run, merged by the next, counts as judged on the sources of that next run,
@@ -321,7 +323,7 @@ def run_in(shard: str, retest_missed: bool, native: Path, target: Path) -> int:
     mine = listed(native, f"--shard={shard}")
     known = set(everything)
     results = {m: o for m, o in results.items() if m in known}
-    adopted = adopt(mine, results, {**saved(), **elsewhere(directory, blobs)})
+    adopted = adopt(mine, results, strongest(saved(), elsewhere(directory, blobs)))
     if adopted:
         print(f"shard {shard}: {adopted} mutants already judged in another shard")
     save(results_path, results, blobs)
@@ -452,46 +454,35 @@ def newest_listing() -> list[str]:
     return listings[-1].read_text(encoding="utf-8").splitlines() if listings else []
 
 
-def owns(directory: Path, mutant: str, order: dict[str, int]) -> bool:
-    """Whether shard ``k/n`` (its folder) tests `mutant` now: every n-th of the list from the k-th.
-
-    A shard's ``results.tsv`` also keeps the outcomes of mutants it adopted or tested when the
-    list was another (round-robin shards move when it changes); the owner's outcome is the one
-    judged last with the current tests (``--retest-missed`` re-judges only the owner's).
-    """
-    k, _, n = directory.name.removeprefix("shard-").partition("-of-")
-    at = order.get(mutant)
-    return at is not None and k.isdigit() and n.isdigit() and at % int(n) == int(k)
+# How far a mutant's judgement got. For one mutant on the same sources (outcomes are kept per
+# source blob) the tests only grow, so a later judgement is never weaker than an earlier one: of
+# two outcomes the stronger is the newer. Shards keep the outcomes of mutants they judged or
+# adopted under older lists of mutants, and a commit that adds or removes mutants moves the
+# round-robin shards, so which shard judged a mutant last is not known; its strongest outcome is.
+STRENGTH = {"pending": 0, "missed": 1, "timeout": 2, "checker": 3, "caught": 4, "unviable": 5}
 
 
-def by_owner(
-    shards: Sequence[tuple[Path, dict[str, str]]], order: dict[str, int]
-) -> dict[str, str]:
-    """Every shard's outcomes in one: the owner's first, then any other's but ``pending``."""
+def strongest(*sources: dict[str, str]) -> dict[str, str]:
+    """Every source's outcomes in one: each mutant's strongest (`STRENGTH`), whatever the order."""
     outcomes: dict[str, str] = {}
-    for directory, results in shards:
+    for results in sources:
         for m, o in results.items():
-            if o != "pending" and owns(directory, m, order):
-                outcomes[m] = o
-    for _, results in shards:
-        for m, o in results.items():
-            if outcomes.get(m) in (None, "pending"):
+            if m not in outcomes or STRENGTH[o] > STRENGTH[outcomes[m]]:
                 outcomes[m] = o
     return outcomes
 
 
 def elsewhere(directory: Path, blobs: dict[str, str] | None = None) -> dict[str, str]:
-    """The outcomes in every other shard's ``results.tsv`` (of any ``n``), the owner's first.
+    """The outcomes in every other shard's ``results.tsv`` (of any ``n``), each mutant's strongest.
 
-    Only the outcomes judged on `blobs` (`load`); each mutant's owner's before others' (`by_owner`).
+    Only the outcomes judged on `blobs` (`load`).
     """
-    order = {m: i for i, m in enumerate(newest_listing())}
     others = [
-        (other, load(other / "results.tsv", blobs))
+        load(other / "results.tsv", blobs)
         for other in sorted(BUILD.glob("shard-*-of-*"))
         if other != directory
     ]
-    return by_owner(others, order)
+    return strongest(*others)
 
 
 def adopt(mine: Sequence[str], results: dict[str, str], others: dict[str, str]) -> int:
@@ -522,8 +513,7 @@ def summary(counts: Counter[str]) -> str:
 def gathered() -> tuple[dict[str, str], int, dict[str, int], dict[str, float]]:
     """Every outcome, the number of mutants, the mutants tested and seconds spent per stage.
 
-    The shards' outcomes first (each mutant's owner's before any other's, `by_owner`), then
-    the committed ones (`saved`) for the mutants left.
+    The shards' outcomes and the committed ones (`saved`): each mutant's strongest (`strongest`).
     """
     total = 0
     seconds = dict.fromkeys(STAGE_DIRS.values(), 0.0)
@@ -531,25 +521,21 @@ def gathered() -> tuple[dict[str, str], int, dict[str, int], dict[str, float]]:
     shards = sorted(BUILD.glob("shard-*-of-*"))
     blobs = source_blobs()
     listing = newest_listing()
-    every: list[tuple[Path, dict[str, str]]] = []
+    every: list[dict[str, str]] = []
     for directory in shards:
         results = load(directory / "results.tsv", blobs)
         # A run still going (or stopped) has outcomes not yet merged: count them too.
         for number, name in STAGE_DIRS.items():
             results.update(read_output(directory / name, number))
-        every.append((directory, results))
+        every.append(results)
         runs = directory / "runs.tsv"
         if runs.is_file():
             for line in runs.read_text(encoding="utf-8").splitlines():
                 _, what, n, s = line.split("\t")
                 tested[what] += int(n)
                 seconds[what] += float(s)
-    # By name, a mutant tested in two shards counts once: the owner's outcome first.
-    outcomes = by_owner(every, {m: i for i, m in enumerate(listing)})
-    # The committed outcomes, for the mutants no shard here has judged.
-    for m, o in saved().items():
-        if outcomes.get(m) in (None, "pending"):
-            outcomes[m] = o
+    # By name, a mutant judged in two shards (or committed) counts once: its strongest outcome.
+    outcomes = strongest(*every, saved())
     # The newest list of mutants: outcomes of mutants no longer in it (code changed since) are
     # left out.
     if listing:

@@ -84,29 +84,27 @@ def test_a_mutant_judged_in_another_shard_keeps_its_outcome() -> None:
     assert results == {"a.rs:1:1: x": "caught", "b.rs:2:2: y": "missed"}
 
 
-def test_the_shard_that_owns_a_mutant_now_gives_its_outcome() -> None:
-    # Mutants 0..5 in cargo-mutants' order: shard k of 2 owns the k-th, k+2-th, ... A shard keeps
-    # outcomes of mutants it owned under an older list; the owner's (judged with the newest
-    # tests, as --retest-missed re-judges only the owner's) wins, whatever the folders' order.
-    order = {m: i for i, m in enumerate(["m0", "m1", "m2", "m3", "m4", "m5"])}
-    zero, one = Path("shard-0-of-2"), Path("shard-1-of-2")
-    assert mn.owns(zero, "m2", order)
-    assert not mn.owns(one, "m2", order)
-    assert mn.owns(one, "m5", order)
-    assert not mn.owns(zero, "unknown", order)
-    stale = (Path("shard-3-of-64"), {"m1": "missed", "m2": "missed", "m4": "caught"})
-    shards = [
-        stale,
-        (zero, {"m0": "caught", "m1": "missed", "m2": "caught", "m4": "pending"}),
-        (one, {"m1": "caught", "m3": "missed"}),
-    ]
-    assert mn.by_owner(shards, order) == {
+def test_a_mutant_counts_with_its_strongest_outcome() -> None:
+    # A shard keeps outcomes of mutants it judged or adopted under an older list of mutants, and
+    # the committed outcomes are another source: for one mutant on the same sources the tests
+    # only grow, so the strongest outcome is the newest, whatever the sources' order.
+    stale = {"m1": "missed", "m2": "missed", "m4": "caught", "m6": "timeout"}
+    zero = {"m0": "caught", "m1": "missed", "m2": "checker", "m4": "pending", "m6": "missed"}
+    one = {"m1": "caught", "m3": "missed", "m5": "pending", "m7": "unviable"}
+    expected = {
         "m0": "caught",
-        "m1": "caught",  # its owner's, not the stale or the other shard's
-        "m2": "caught",
+        "m1": "caught",  # a stale or adopted `missed` does not hide it
+        "m2": "checker",
         "m3": "missed",
-        "m4": "caught",  # the owner's is pending: another shard's outcome stands in
+        "m4": "caught",  # a pending one is not yet judged
+        "m5": "pending",
+        "m6": "timeout",
+        "m7": "unviable",
     }
+    assert mn.strongest(stale, zero, one) == expected
+    assert mn.strongest(one, zero, stale) == expected
+    assert mn.strongest() == {}
+    assert set(mn.STRENGTH) == set(mn.OUTCOMES)
 
 
 def test_saved_outcomes_count_only_for_the_files_they_were_judged_on(tmp_path: Path) -> None:
