@@ -193,7 +193,165 @@ pub struct Packer {
     groups: [(u64, u32); MAX_KINDS / 8],
     /// How many groups a zone has.
     ngroups: usize,
+    /// The index in [`Packer::pack`]'s list of the field widths with code of their own
+    /// ([`Fixed`]), if they are one of them.
+    shape: Option<u8>,
 }
+
+/// The widths of a packer's fields, and the sizes they follow from: read from the packer for
+/// any rule set ([`AnyWidths`]), or constants ([`Fixed`]) for the few rule sets the model
+/// checker searches most, so that the compiler folds them into `pack` and `unpack_into` (the
+/// same code, the same layout; only the widths are known in advance).
+trait Widths: Copy {
+    /// Distinct cards.
+    fn kinds(self, p: &Packer) -> usize;
+    /// Cells per grid.
+    fn ncells(self, p: &Packer) -> usize;
+    /// Bits of a length (hands, deck, discards).
+    fn len_bits(self, p: &Packer) -> u32;
+    /// Bits of a card index.
+    fn card_bits(self, p: &Packer) -> u32;
+    /// Most cards in a stack.
+    fn stack_cap(self, p: &Packer) -> u32;
+    /// Bits of the stall counter.
+    fn stall_bits(self, p: &Packer) -> u32;
+    /// Whether a whole stack fits in one write.
+    fn stack_word(self, p: &Packer) -> bool;
+    /// Eight counts at a time.
+    fn counts8(self, p: &Packer) -> Lanes;
+    /// Group `g` of a zone's counts: the mask of its bytes and the bits they take packed.
+    fn group(self, p: &Packer, g: usize) -> (u64, u32);
+}
+
+/// The widths of any rule set, read from the packer.
+#[derive(Clone, Copy)]
+struct AnyWidths;
+
+impl Widths for AnyWidths {
+    #[inline(always)]
+    fn kinds(self, p: &Packer) -> usize {
+        p.t.kinds
+    }
+    #[inline(always)]
+    fn ncells(self, p: &Packer) -> usize {
+        p.t.ncells
+    }
+    #[inline(always)]
+    fn len_bits(self, p: &Packer) -> u32 {
+        p.len_bits
+    }
+    #[inline(always)]
+    fn card_bits(self, p: &Packer) -> u32 {
+        p.card_bits
+    }
+    #[inline(always)]
+    fn stack_cap(self, p: &Packer) -> u32 {
+        p.stack_cap
+    }
+    #[inline(always)]
+    fn stall_bits(self, p: &Packer) -> u32 {
+        p.stall_bits
+    }
+    #[inline(always)]
+    fn stack_word(self, p: &Packer) -> bool {
+        p.stack_word
+    }
+    #[inline(always)]
+    fn counts8(self, p: &Packer) -> Lanes {
+        p.counts8
+    }
+    #[inline(always)]
+    fn group(self, p: &Packer, g: usize) -> (u64, u32) {
+        p.groups[g]
+    }
+}
+
+/// Widths known in advance: `K` cards, `C` cells, counts of `CNT` bits, lengths of `LB`, card
+/// indices of `CB`, stacks of at most `CAP` cards, a stall counter of `STALL` bits. Used only
+/// for a packer whose widths are these ([`Fixed::fits`]).
+#[derive(Clone, Copy)]
+struct Fixed<
+    const K: usize,
+    const C: usize,
+    const CNT: u32,
+    const LB: u32,
+    const CB: u32,
+    const CAP: u32,
+    const STALL: u32,
+>;
+
+impl<
+        const K: usize,
+        const C: usize,
+        const CNT: u32,
+        const LB: u32,
+        const CB: u32,
+        const CAP: u32,
+        const STALL: u32,
+    > Fixed<K, C, CNT, LB, CB, CAP, STALL>
+{
+    /// Whether `p`'s widths are these.
+    fn fits(p: &Packer) -> bool {
+        (p.t.kinds, p.t.ncells, p.count_bits, p.len_bits, p.card_bits, p.stack_cap, p.stall_bits)
+            == (K, C, CNT, LB, CB, CAP, STALL)
+    }
+}
+
+impl<
+        const K: usize,
+        const C: usize,
+        const CNT: u32,
+        const LB: u32,
+        const CB: u32,
+        const CAP: u32,
+        const STALL: u32,
+    > Widths for Fixed<K, C, CNT, LB, CB, CAP, STALL>
+{
+    #[inline(always)]
+    fn kinds(self, _: &Packer) -> usize {
+        K
+    }
+    #[inline(always)]
+    fn ncells(self, _: &Packer) -> usize {
+        C
+    }
+    #[inline(always)]
+    fn len_bits(self, _: &Packer) -> u32 {
+        LB
+    }
+    #[inline(always)]
+    fn card_bits(self, _: &Packer) -> u32 {
+        CB
+    }
+    #[inline(always)]
+    fn stack_cap(self, _: &Packer) -> u32 {
+        CAP
+    }
+    #[inline(always)]
+    fn stall_bits(self, _: &Packer) -> u32 {
+        STALL
+    }
+    #[inline(always)]
+    fn stack_word(self, _: &Packer) -> bool {
+        4 + bits(CAP as u64) + CAP * CB <= 64
+    }
+    #[inline(always)]
+    fn counts8(self, _: &Packer) -> Lanes {
+        Lanes::new(CNT)
+    }
+    #[inline(always)]
+    fn group(self, _: &Packer, g: usize) -> (u64, u32) {
+        let n = (K - 8 * g).min(8);
+        (low_bytes(u64::MAX, n), n as u32 * CNT)
+    }
+}
+
+/// The widths of `medium`, `choice` and the variants of `medium` (hatsuden-check's `CONFIGS`).
+type MediumWidths = Fixed<4, 4, 1, 3, 2, 4, 2>;
+/// The widths of `huge` (two copies of each card).
+type HugeWidths = Fixed<4, 4, 2, 4, 2, 4, 2>;
+/// The widths of `large` (stall limit 4).
+type LargeWidths = Fixed<4, 4, 1, 3, 2, 4, 3>;
 
 impl Packer {
     /// A packer for `rules`; `full` keeps the turn logs and known cards (R36), otherwise they
@@ -224,12 +382,18 @@ impl Packer {
             counts8: Lanes::new(count_bits),
             groups: [(0, 0); MAX_KINDS / 8],
             ngroups: t.kinds.div_ceil(8),
+            shape: None,
         };
         for g in 0..p.ngroups {
             let n = (t.kinds - 8 * g).min(8);
             p.groups[g] = (low_bytes(u64::MAX, n), n as u32 * count_bits);
         }
         p.words = p.max_bits().div_ceil(64) as usize;
+        // In the order of the dispatch in `pack` and `unpack_into`.
+        p.shape = [MediumWidths::fits(&p), HugeWidths::fits(&p), LargeWidths::fits(&p)]
+            .iter()
+            .position(|&f| f)
+            .map(|i| i as u8);
         Ok(p)
     }
 
@@ -268,11 +432,22 @@ impl Packer {
     /// On a seeded state (the packing is for explicit chance, R6) or a stack longer than
     /// `2 * max_value` cards (impossible by R11-R13).
     pub fn pack(&self, s: &State, out: &mut [u64]) {
+        match self.shape {
+            Some(0) => self.pack_as(MediumWidths {}, s, out),
+            Some(1) => self.pack_as(HugeWidths {}, s, out),
+            Some(2) => self.pack_as(LargeWidths {}, s, out),
+            _ => self.pack_as(AnyWidths, s, out),
+        }
+    }
+
+    /// [`Packer::pack`] with the widths of `sh`.
+    #[inline(always)]
+    fn pack_as<W: Widths>(&self, sh: W, s: &State, out: &mut [u64]) {
         let t = self.t;
         let mut w = Writer { out, idx: 0, acc: 0, used: 0 };
         // phase (3), player (1), pending (2), end reason (2).
         w.put(s.phase as u64 | (s.current as u64) << 3 | (s.pending as u64) << 4 | (s.end_reason as u64) << 6, 8);
-        let lb = self.len_bits; // at most 14 (55 cards x 255 copies): four fit in a word
+        let lb = sh.len_bits(self); // at most 14 (55 cards x 255 copies): four fit in a word
         w.put(
             s.hand_len[0] as u64
                 | (s.hand_len[1] as u64) << lb
@@ -281,19 +456,15 @@ impl Packer {
             4 * lb,
         );
         for zone in [&s.hands[0], &s.hands[1], &s.deck, &s.discards] {
-            self.put_counts(&mut w, zone);
+            self.put_counts(sh, &mut w, zone);
         }
-        let sl = bits(self.stack_cap as u64);
-        let cb = self.card_bits;
+        let cap = sh.stack_cap(self);
+        let sl = bits(cap as u64);
+        let cb = sh.card_bits(self);
         for board in &s.boards {
-            for st in &board[..t.ncells] {
-                assert!(
-                    st.len as u32 <= self.stack_cap,
-                    "a stack of {} cards (at most {} by R11-R13)",
-                    st.len,
-                    self.stack_cap
-                );
-                if self.stack_word {
+            for st in &board[..sh.ncells(self)] {
+                assert!(st.len as u32 <= cap, "a stack of {} cards (at most {cap} by R11-R13)", st.len);
+                if sh.stack_word(self) {
                     // flags (4), length, the cards: one write.
                     let mut v = st.flags as u64 | (st.len as u64) << 4;
                     let mut at = 4 + sl;
@@ -311,7 +482,7 @@ impl Packer {
                 }
             }
         }
-        let tdb = bits(t.kinds as u64 + 1);
+        let tdb = bits(sh.kinds(self) as u64 + 1);
         // tech deck, tech hands (4 each), Accumulator (3), Smart (3), played (4), the turn's
         // discard, the end trigger (2): at most 30 bits.
         w.put(
@@ -327,10 +498,10 @@ impl Packer {
         );
         assert!(s.rng.is_none(), "a seeded state is not packed (explicit chance only, R6)");
         // The stall counter (at most 32 bits), then the seeded flag (0).
-        w.put(s.stall as u64, self.stall_bits + 1);
+        w.put(s.stall as u64, sh.stall_bits(self) + 1);
         if self.full {
             for known in &s.known {
-                self.put_counts(&mut w, known);
+                self.put_counts(sh, &mut w, known);
             }
             for log in [&s.this_turn, &s.last_turn] {
                 w.put(log.len as u64, 5);
@@ -344,19 +515,22 @@ impl Packer {
 
     /// The counts of a zone, `count_bits` each, eight a write.
     #[inline(always)]
-    fn put_counts(&self, w: &mut Writer, counts: &[u8; MAX_KINDS]) {
-        for (g, &(bytes, width)) in self.groups[..self.ngroups].iter().enumerate() {
-            w.put(self.counts8.squeeze(group8(counts, g) & bytes), width);
+    fn put_counts<W: Widths>(&self, sh: W, w: &mut Writer, counts: &[u8; MAX_KINDS]) {
+        let lanes = sh.counts8(self);
+        for g in 0..sh.kinds(self).div_ceil(8) {
+            let (bytes, width) = sh.group(self, g);
+            w.put(lanes.squeeze(group8(counts, g) & bytes), width);
         }
     }
 
     /// The `kinds` counts of a zone written by [`Packer::put_counts`], into `out` (the rest of
     /// `out` zeroed).
     #[inline(always)]
-    fn get_counts(&self, r: &mut Reader, out: &mut [u8; MAX_KINDS]) {
+    fn get_counts<W: Widths>(&self, sh: W, r: &mut Reader, out: &mut [u8; MAX_KINDS]) {
         *out = [0u8; MAX_KINDS];
-        for (g, &(_, width)) in self.groups[..self.ngroups].iter().enumerate() {
-            set_group8(out, g, self.counts8.spread(r.get(width)));
+        let lanes = sh.counts8(self);
+        for g in 0..sh.kinds(self).div_ceil(8) {
+            set_group8(out, g, lanes.spread(r.get(sh.group(self, g).1)));
         }
     }
 
@@ -370,6 +544,17 @@ impl Packer {
     /// `*s = self.unpack(words)`, without building a new state: every field of `s` is
     /// overwritten (a checker unpacks into one state per worker instead of copying a new one).
     pub fn unpack_into(&self, words: &[u64], s: &mut State) {
+        match self.shape {
+            Some(0) => self.unpack_as(MediumWidths {}, words, s),
+            Some(1) => self.unpack_as(HugeWidths {}, words, s),
+            Some(2) => self.unpack_as(LargeWidths {}, words, s),
+            _ => self.unpack_as(AnyWidths, words, s),
+        }
+    }
+
+    /// [`Packer::unpack_into`] with the widths of `sh`.
+    #[inline(always)]
+    fn unpack_as<W: Widths>(&self, sh: W, words: &[u64], s: &mut State) {
         let t = self.t;
         s.t = t;
         let mut r = Reader { words, idx: 0, acc: 0, avail: 0 };
@@ -378,24 +563,24 @@ impl Packer {
         s.current = (head >> 3 & 1) as u8;
         s.pending = [Pending::None, Pending::Setup, Pending::Draw, Pending::Tech][(head >> 4 & 3) as usize];
         s.end_reason = [EndReason::None, EndReason::FinalTurn, EndReason::Stall][(head >> 6) as usize];
-        let lb = self.len_bits;
+        let lb = sh.len_bits(self);
         let lens = r.get(4 * lb);
         let lm = mask(lb);
         s.hand_len = [(lens & lm) as u16, (lens >> lb & lm) as u16];
         s.deck_len = (lens >> (2 * lb) & lm) as u16;
         s.discard_len = (lens >> (3 * lb) & lm) as u16;
-        self.get_counts(&mut r, &mut s.hands[0]);
-        self.get_counts(&mut r, &mut s.hands[1]);
-        self.get_counts(&mut r, &mut s.deck);
-        self.get_counts(&mut r, &mut s.discards);
-        let sl = bits(self.stack_cap as u64);
-        let cb = self.card_bits;
+        self.get_counts(sh, &mut r, &mut s.hands[0]);
+        self.get_counts(sh, &mut r, &mut s.hands[1]);
+        self.get_counts(sh, &mut r, &mut s.deck);
+        self.get_counts(sh, &mut r, &mut s.discards);
+        let sl = bits(sh.stack_cap(self) as u64);
+        let cb = sh.card_bits(self);
         let cm = mask(cb);
         for board in s.boards.iter_mut() {
             // Every stack cleared (the cells past the rule set's stay empty), then filled.
             *board = [Stack::default(); MAX_CELLS];
-            for st in board[..t.ncells].iter_mut() {
-                if self.stack_word {
+            for st in board[..sh.ncells(self)].iter_mut() {
+                if sh.stack_word(self) {
                     let head = r.get(4 + sl);
                     st.flags = (head & 15) as u8;
                     st.len = (head >> 4) as u8;
@@ -415,7 +600,7 @@ impl Packer {
                 }
             }
         }
-        let tdb = bits(t.kinds as u64 + 1);
+        let tdb = bits(sh.kinds(self) as u64 + 1);
         let tail = r.get(24 + tdb);
         s.tech_deck = (tail & 15) as u8;
         s.tech_hands = [(tail >> 4 & 15) as u8, (tail >> 8 & 15) as u8];
@@ -424,13 +609,13 @@ impl Packer {
         s.played = unopt(tail >> 18 & 15);
         s.turn_discard = unopt(tail >> 22 & mask(tdb));
         s.end_trigger = unopt(tail >> (22 + tdb) & 3);
-        s.stall = r.get(self.stall_bits) as u32;
+        s.stall = r.get(sh.stall_bits(self)) as u32;
         s.rng = if r.get(1) == 1 { Some(r.get(64)) } else { None };
         s.this_turn = Log::EMPTY;
         s.last_turn = Log::EMPTY;
         if self.full {
-            self.get_counts(&mut r, &mut s.known[0]);
-            self.get_counts(&mut r, &mut s.known[1]);
+            self.get_counts(sh, &mut r, &mut s.known[0]);
+            self.get_counts(sh, &mut r, &mut s.known[1]);
             for log in [&mut s.this_turn, &mut s.last_turn] {
                 let len = r.get(5) as usize;
                 for _ in 0..len {
@@ -673,6 +858,9 @@ mod tests {
         big.max_value = 11;
         let one = Rules { energies: 2, max_value: 2, copies: 1, hand_size: 2, city_demand: 2, ..Rules::STANDARD };
         let mut rule_sets = vec![Rules::STANDARD, Rules::PRINTED, big, one];
+        // The rule sets with widths of their own (`Fixed`: the checker's medium and choice, huge,
+        // large).
+        rule_sets.extend(checker_rule_sets());
         // Counts of 3 to 7 bits.
         rule_sets.extend([5, 9, 17, 40, 100].map(|copies| Rules { copies, ..Rules::STANDARD }));
         let mut g = SplitMix64::new(11);
@@ -700,6 +888,47 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The checker's `choice` (whose widths `medium` shares), `huge` and `large`, with all four
+    /// tech cards (hatsuden-check's `CONFIGS`).
+    fn checker_rule_sets() -> [Rules; 3] {
+        let choice = Rules {
+            energies: 2,
+            max_value: 2,
+            copies: 1,
+            hand_size: 2,
+            city_demand: 2,
+            allow_retake_discard: false,
+            stall_limit: Some(2),
+            ..Rules::STANDARD
+        };
+        [choice, Rules { copies: 2, ..choice }, Rules { stall_limit: Some(4), ..choice }]
+    }
+
+    /// The checker's rule sets get the code of their widths (`Fixed`), in the order of the
+    /// dispatch in `pack` and `unpack_into`; rule sets of other widths, close to them, the code
+    /// of any widths (a rule set of the same widths shares the code: three copies of each card
+    /// take the bits of two, for instance).
+    #[test]
+    fn the_checkers_rule_sets_have_code_of_their_own() {
+        for (i, rules) in checker_rule_sets().iter().enumerate() {
+            for full in [true, false] {
+                assert_eq!(Packer::new(rules, full).unwrap().shape, Some(i as u8), "{rules:?}");
+            }
+        }
+        let [choice, ..] = checker_rule_sets();
+        let others = [
+            Rules::STANDARD,
+            Rules { stall_limit: Some(20), ..choice },
+            Rules { copies: 4, ..choice },
+            Rules { energies: 3, ..choice },
+            Rules { energies: 1, max_value: 4, city_demand: 3, ..choice },
+            Rules { max_value: 3, city_demand: 3, ..choice },
+        ];
+        for rules in others {
+            assert_eq!(Packer::new(&rules, false).unwrap().shape, None, "{rules:?}");
         }
     }
 
