@@ -460,14 +460,7 @@ impl<const R: usize> Ranked<R> {
         engine.root_mask = root_mask;
         let (dir, owned) = match &opts.checkpoint {
             Some(d) => (d.clone(), false),
-            None => (
-                std::env::temp_dir().join(format!(
-                    "hatsuden-ranked-{}-{}",
-                    std::process::id(),
-                    start.elapsed().as_nanos()
-                )),
-                true,
-            ),
+            None => (crate::search::fresh_run_dir("hatsuden-ranked")?, true),
         };
         let meta_path = dir.join("ranked.txt");
         let identity = format!(

@@ -251,14 +251,7 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     let engine = engine;
     let (dir, owned) = match &opts.checkpoint {
         Some(d) => (d.clone(), false),
-        None => {
-            let d = std::env::temp_dir().join(format!(
-                "hatsuden-native-check-{}-{}",
-                std::process::id(),
-                start.elapsed().as_nanos()
-            ));
-            (d, true)
-        }
+        None => (fresh_run_dir("hatsuden-native-check")?, true),
     };
     let meta_path = dir.join("meta.txt");
     let mut identity = format!("format 1 rules {} positions {} words {w}", rules.format(), opts.positions);
@@ -716,6 +709,23 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
         let _ = fs::remove_dir_all(&dir);
     }
     Ok(result)
+}
+
+/// A new, empty directory for a run without `--checkpoint`, in the temporary directory: named by
+/// `prefix`, the process, the clock and a number, and created by this call (two runs at once, in one
+/// process or two, never share one: the first to create a name owns it, the other takes the
+/// next number).
+pub(crate) fn fresh_run_dir(prefix: &str) -> Result<PathBuf, String> {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    for n in 0..1000 {
+        let d = std::env::temp_dir().join(format!("{prefix}-{}-{nanos}-{n}", std::process::id()));
+        match fs::create_dir(&d) {
+            Ok(()) => return Ok(d),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("{}: {e}", d.display())),
+        }
+    }
+    Err("no new run directory in the temporary directory".into())
 }
 
 /// The run's directory, for callers that keep it.
