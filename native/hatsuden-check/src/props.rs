@@ -993,15 +993,16 @@ mod tests {
     }
 
     /// R35: `same_state` is `==` on states of random games (the standard rules, more than eight
-    /// kinds of card, and choice): each against itself, its successors, the same state with
-    /// other known cards (R36) or a shorter turn log, and states of other games.
+    /// kinds of card, and choice): each against itself, its successor, itself with other known
+    /// cards, its position (no turn logs or known cards, R36) and earlier states of the games.
     #[test]
     fn r35_same_state_is_equality() {
         let mut g = SplitMix64::new(5);
         let mut moves = Vec::new();
         let (mut equal, mut unequal) = (0, 0);
         for rules in [Rules::STANDARD, crate::configs::config("choice").unwrap()] {
-            let groups = rules.tables().unwrap().kinds.div_ceil(8);
+            let kinds = rules.tables().unwrap().kinds;
+            let groups = kinds.div_ceil(8);
             let mut seen: Vec<State> = Vec::new();
             for _ in 0..20 {
                 let mut s = new_game(&rules, None).unwrap();
@@ -1009,7 +1010,7 @@ mod tests {
                     s.legal_moves(&mut moves);
                     let next = s.apply(moves[(g.next() % moves.len() as u64) as usize]).unwrap();
                     let mut known = [[0u8; MAX_KINDS]; 2];
-                    known[1][g.next() as usize % MAX_KINDS.min(rules.tables().unwrap().kinds)] = 1;
+                    known[1][g.next() as usize % kinds] = 1;
                     let mut others = vec![s, next, s.with_known(known), s.position()];
                     others.extend(seen.iter().rev().take(3));
                     for o in &others {

@@ -711,10 +711,10 @@ fn run(rules: &Rules, opts: &Options, start: Instant) -> Result<CheckResult, Str
     Ok(result)
 }
 
-/// A new, empty directory for a run without `--checkpoint`, in the temporary directory: named by
-/// `prefix`, the process, the clock and a number, and created by this call (two runs at once, in one
-/// process or two, never share one: the first to create a name owns it, the other takes the
-/// next number).
+/// A new, empty directory for a run without `--checkpoint`, in the temporary directory: named
+/// by `prefix`, the process, the clock and a number, and created by this call (two runs at
+/// once, in one process or two, never share one: the first to create a name owns it, the other
+/// takes the next number).
 pub(crate) fn fresh_run_dir(prefix: &str) -> Result<PathBuf, String> {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     for n in 0..1000 {
